@@ -1,0 +1,79 @@
+// swift-tools-version: 6.2
+// orientationd: device-orientation events for Linux tablets, phones and 2-in-1s.
+// Module boundaries follow docs/ARCHITECTURE.md §2: pure logic (OrientationCore) depends on
+// nothing; C libraries live only in thin `C…` system-library targets.
+import PackageDescription
+
+let strictSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+]
+
+let package = Package(
+    name: "orientationd",
+    products: [
+        .library(name: "OrientationCore", targets: ["OrientationCore"]),
+        .library(name: "SensorLog", targets: ["SensorLog"]),
+        .executable(name: "orientationctl", targets: ["orientationctl"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // MARK: System libraries (thin module maps; each handle is owned by one thread or actor).
+        .systemLibrary(
+            name: "CLibIIO",
+            pkgConfig: "libiio",
+            providers: [.apt(["libiio-dev"])]
+        ),
+        .systemLibrary(
+            name: "CLibUdev",
+            pkgConfig: "libudev",
+            providers: [.apt(["libudev-dev"])]
+        ),
+
+        // MARK: Pure logic.
+        .target(
+            name: "OrientationCore",
+            swiftSettings: strictSettings,
+            linkerSettings: [.linkedLibrary("m")]  // libm: the detector's exp/asin/atan2
+        ),
+        .target(name: "SensorLog", dependencies: ["OrientationCore"], swiftSettings: strictSettings),
+        // Synthesises realistic device motion (the scenario suite's generator). A real library,
+        // not a test hack: the benchmarks and `orientationctl simulate` use it too.
+        .target(name: "MotionSynthesis", dependencies: ["OrientationCore"], swiftSettings: strictSettings),
+
+        // MARK: Executables.
+        .executableTarget(
+            name: "orientationctl",
+            dependencies: [
+                "OrientationCore", "SensorLog", "MotionSynthesis",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "OrientationBenchmarks",
+            dependencies: ["OrientationCore", "SensorLog", "MotionSynthesis"],
+            path: "Benchmarks/OrientationBenchmarks",
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Tests (unit and scenario, then end-to-end with the real binary).
+        .testTarget(
+            name: "OrientationCoreTests",
+            dependencies: ["OrientationCore", "MotionSynthesis", "SensorLog"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(name: "SensorLogTests", dependencies: ["SensorLog"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "OrientationctlTests",
+            dependencies: ["OrientationCore", "SensorLog"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "SystemLibraryTests",
+            dependencies: ["CLibIIO", "CLibUdev"],
+            swiftSettings: strictSettings
+        ),
+    ]
+)

@@ -1,0 +1,6 @@
+import ArgumentParser
+
+@main
+struct OrientationCtl: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "orientationctl")
+}
