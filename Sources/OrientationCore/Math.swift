@@ -13,7 +13,7 @@ import Darwin
 
 @inlinable func degrees(_ radians: Double) -> Double { radians * degreesPerRadian }
 @inlinable func radians(_ degrees: Double) -> Double { degrees / degreesPerRadian }
-@inlinable func cMath_exp(_ x: Double) -> Double { exp(x) }
+@inlinable func cMath_expm1(_ x: Double) -> Double { expm1(x) }
 @inlinable func cMath_asin(_ x: Double) -> Double { asin(x) }
 @inlinable func cMath_atan2(_ y: Double, _ x: Double) -> Double { atan2(y, x) }
 @inlinable func cMath_sin(_ x: Double) -> Double { sin(x) }

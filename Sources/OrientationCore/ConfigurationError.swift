@@ -1,0 +1,19 @@
+/// A detector configuration that cannot work, naming the field by its parameter name.
+///
+/// `description` reads `dead-band: must be at least 0 and below 90 degrees, not 95.0`; a caller
+/// that read the value from a file prefixes the file and line.
+public struct ConfigurationError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The parameter name, as in ``OrientationDetector/Configuration/parameters``.
+    public var field: String
+    /// What is wrong, as a sentence fragment after the field name.
+    public var message: String
+
+    public init(field: String, message: String) {
+        self.field = field
+        self.message = message
+    }
+
+    public var description: String {
+        message.hasPrefix("(") ? "\(field) \(message)" : "\(field): \(message)"
+    }
+}

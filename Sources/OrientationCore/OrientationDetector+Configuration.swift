@@ -1,0 +1,180 @@
+extension OrientationDetector {
+    /// Every tunable of the detector, with documented defaults (docs/DETECTOR.md explains each).
+    ///
+    /// Angles are in degrees, times in seconds, accelerations in m/s², angular rates in degrees
+    /// per second. ``validate()`` rejects impossible combinations with a ``ConfigurationError``
+    /// naming the field; ``OrientationDetector/init(configuration:)`` calls it.
+    public struct Configuration: Hashable, Sendable {
+        // MARK: Filtering
+
+        /// Time constant of the low-pass filter that estimates gravity when no gyroscope is
+        /// present. Independent of the sample rate; irregular timestamps are handled exactly
+        /// (`α = 1 − e^(−Δt/τ)`). Larger is steadier and slower.
+        public var filterTimeConstant: Double = 0.15
+        /// Time constant of the fast filter used by the gates and, with a gyroscope, for the
+        /// decision itself once the gyroscope says the device is still. Must be below
+        /// ``filterTimeConstant``.
+        public var fastFilterTimeConstant: Double = 0.04
+        /// A gap between samples longer than this (or time going backwards) restarts the filters
+        /// from the next sample and drops any pending candidate. The published orientation stays.
+        public var gapReset: Double = 1.0
+
+        // MARK: Geometry
+
+        /// Angular hysteresis between adjacent in-plane orientations (a dead band centred on each
+        /// diagonal). Leaving the published orientation needs the in-plane angle to be more than
+        /// `45 + deadBand/2` degrees from it, so with 45 a device must turn 67.5° to switch and
+        /// come back within 22.5° to switch back.
+        public var deadBand: Double = 45
+        /// With no published in-plane orientation (at start, or after face-up/face-down), angles
+        /// within `diagonalExclusion/2` of a diagonal give no candidate: a device held at 45° is
+        /// not assigned an orientation by a coin toss.
+        public var diagonalExclusion: Double = 20
+        /// Tilts at which each in-plane orientation may be entered or kept. Outside its range, no
+        /// in-plane candidate exists and the published orientation is kept.
+        public var portraitTilt = TiltRange(-50, 72)
+        public var portraitUpsideDownTilt = TiltRange(-40, 65)
+        public var landscapeLeftTilt = TiltRange(-50, 72)
+        public var landscapeRightTilt = TiltRange(-50, 72)
+        /// Face-up is entered at this tilt or more…
+        public var faceUpEnterTilt: Double = 75
+        /// …and kept until the tilt drops below this.
+        public var faceUpExitTilt: Double = 62
+        /// Face-down is entered at this tilt magnitude (screen down) or more…
+        public var faceDownEnterTilt: Double = 75
+        /// …and kept until the tilt magnitude drops below this.
+        public var faceDownExitTilt: Double = 62
+
+        // MARK: Stillness, settling and gates
+
+        /// The motion measure looks back this far: the angular spread of the fast-filtered
+        /// gravity direction over this window says whether the device is still, moving gently,
+        /// or swinging.
+        public var motionWindow: Double = 0.2
+        /// Spread below this (degrees) means *still*: the decision is taken on the fast filter and
+        /// confirmed after ``stillSettleTime``. This is what makes the detector quick once a turn
+        /// ends, without a gyroscope.
+        public var stillAngle: Double = 5
+        /// How long a candidate must persist while the device is still (and, with a gyroscope,
+        /// how long the rate must have been quiet).
+        public var stillSettleTime: Double = 0.05
+        /// Spread at or above this (degrees) means *swinging* (turning, being put down or picked
+        /// up): changes are held until it has been below this for ``swingHoldoff``.
+        public var swingAngle: Double = 25
+        public var swingHoldoff: Double = 0.1
+        /// While moving gently (neither still nor swinging), a candidate from the slow filter
+        /// must persist this long before it is published.
+        public var settleTime: Double = 0.1
+        /// Standard gravity, used by the acceleration gate.
+        public var gravity: Double = 9.80665
+        /// The acceleration gate opens when the fast-filtered magnitude differs from ``gravity``
+        /// by more than this: the device is being moved, so the vector is not gravity.
+        public var accelerationTolerance: Double = 3.5
+        /// While moving, changes wait until the acceleration gate has been closed this long
+        /// (while still, ``stillSettleTime``).
+        public var accelerationHoldoff: Double = 0.1
+        /// Below this magnitude (free fall, a zeroed sensor) there is no candidate at all.
+        public var minimumMagnitude: Double = 2.0
+        /// While moving, in-plane changes are held this long after the device last lay flat
+        /// (tilt beyond an enter tilt): the first moments of a pick-up point anywhere.
+        public var afterFlatHoldoff: Double = 0.3
+
+        // MARK: Gyroscope
+
+        /// With a gyroscope, changes are held while the rate at which gravity's direction turns
+        /// (|ω × ĝ|, so spinning about the vertical does not count) is at least this (deg/s)…
+        public var gyroHoldRate: Double = 60
+        /// …and the device counts as still once that rate has stayed below this (deg/s) for
+        /// ``stillSettleTime``.
+        public var gyroQuietRate: Double = 20
+        /// The gyroscope counts as present while its last reading is at most this old; otherwise
+        /// the detector works from the accelerometer alone.
+        public var gyroTimeout: Double = 0.25
+
+        /// The documented defaults.
+        public init() {}
+
+        /// The tilt range of an in-plane orientation (by quarter turns, 0…3).
+        @inlinable
+        public func tiltRange(quarterTurns: Int) -> TiltRange {
+            switch quarterTurns & 3 {
+            case 0: portraitTilt
+            case 1: landscapeLeftTilt
+            case 2: portraitUpsideDownTilt
+            default: landscapeRightTilt
+            }
+        }
+
+        /// Checks every field and every relation between fields.
+        ///
+        /// - Throws: ``ConfigurationError`` naming the first offending field by its parameter
+        ///   name (the one ``parameters`` and the command line use).
+        public func validate() throws(ConfigurationError) {
+            func positive(_ value: Double, _ name: String) throws(ConfigurationError) {
+                guard value.isFinite, value > 0 else {
+                    throw ConfigurationError(field: name, message: "must be a positive number, not \(value)")
+                }
+            }
+            func nonNegative(_ value: Double, _ name: String) throws(ConfigurationError) {
+                guard value.isFinite, value >= 0 else {
+                    throw ConfigurationError(field: name, message: "must be zero or more, not \(value)")
+                }
+            }
+            func angle(_ value: Double, _ name: String, below limit: Double) throws(ConfigurationError) {
+                guard value.isFinite, value >= 0, value < limit else {
+                    throw ConfigurationError(field: name, message: "must be at least 0 and below \(Int(limit)) degrees, not \(value)")
+                }
+            }
+            try positive(filterTimeConstant, "filter-time-constant")
+            try positive(fastFilterTimeConstant, "fast-filter-time-constant")
+            guard fastFilterTimeConstant < filterTimeConstant else {
+                throw ConfigurationError(field: "fast-filter-time-constant",
+                                         message: "(\(fastFilterTimeConstant)) must be below filter-time-constant (\(filterTimeConstant))")
+            }
+            try positive(gapReset, "gap-reset")
+            try angle(deadBand, "dead-band", below: 90)
+            try angle(diagonalExclusion, "diagonal-exclusion", below: 90)
+            for (range, name) in [(portraitTilt, "portrait-tilt"), (portraitUpsideDownTilt, "portrait-upside-down-tilt"),
+                                  (landscapeLeftTilt, "landscape-left-tilt"), (landscapeRightTilt, "landscape-right-tilt")] {
+                guard range.lower.isFinite, range.upper.isFinite, range.lower >= -90, range.upper <= 90,
+                      range.lower < range.upper else {
+                    throw ConfigurationError(field: name, message: "must be lower..upper with -90 <= lower < upper <= 90, not \(range)")
+                }
+            }
+            for (enter, exit, face) in [(faceUpEnterTilt, faceUpExitTilt, "face-up"), (faceDownEnterTilt, faceDownExitTilt, "face-down")] {
+                guard enter.isFinite, enter > 0, enter <= 90 else {
+                    throw ConfigurationError(field: "\(face)-enter-tilt", message: "must be above 0 and at most 90 degrees, not \(enter)")
+                }
+                guard exit.isFinite, exit > 0, exit < enter else {
+                    throw ConfigurationError(field: "\(face)-exit-tilt",
+                                             message: "(\(exit)) must be above 0 and below \(face)-enter-tilt (\(enter)), or \(face) could never be left")
+                }
+            }
+            try positive(motionWindow, "motion-window")
+            try angle(stillAngle, "still-angle", below: 90)
+            try nonNegative(stillSettleTime, "still-settle-time")
+            try angle(swingAngle, "swing-angle", below: 180)
+            guard stillAngle < swingAngle else {
+                throw ConfigurationError(field: "still-angle", message: "(\(stillAngle)) must be below swing-angle (\(swingAngle))")
+            }
+            try nonNegative(swingHoldoff, "swing-holdoff")
+            try nonNegative(settleTime, "settle-time")
+            try positive(gravity, "gravity")
+            try positive(accelerationTolerance, "acceleration-tolerance")
+            try nonNegative(accelerationHoldoff, "acceleration-holdoff")
+            try nonNegative(minimumMagnitude, "minimum-magnitude")
+            guard minimumMagnitude < gravity else {
+                throw ConfigurationError(field: "minimum-magnitude",
+                                         message: "(\(minimumMagnitude)) must be below gravity (\(gravity)), or no sample would ever count")
+            }
+            try nonNegative(afterFlatHoldoff, "after-flat-holdoff")
+            try positive(gyroHoldRate, "gyro-hold-rate")
+            try positive(gyroQuietRate, "gyro-quiet-rate")
+            guard gyroQuietRate <= gyroHoldRate else {
+                throw ConfigurationError(field: "gyro-quiet-rate",
+                                         message: "(\(gyroQuietRate)) must not exceed gyro-hold-rate (\(gyroHoldRate))")
+            }
+            try positive(gyroTimeout, "gyro-timeout")
+        }
+    }
+}

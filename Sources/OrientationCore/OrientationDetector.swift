@@ -1,0 +1,296 @@
+/// Turns a stream of samples into device-orientation changes: the pure state machine of
+/// docs/ARCHITECTURE.md §4, explained parameter by parameter in docs/DETECTOR.md.
+///
+/// Contract:
+/// - **Deterministic.** Time comes only from sample timestamps, never a clock. The same samples
+///   with the same configuration give the same events, on every machine.
+/// - **Total.** Every sample is accepted. A sample with a non-finite or exactly zero acceleration
+///   is ignored (counted in ``statistics``). A timestamp that goes backwards, or a gap longer than
+///   ``Configuration/gapReset``, restarts the filters from that sample; the published orientation
+///   is kept and a fresh decision must settle again.
+/// - **One event per change.** ``process(_:)`` returns an event exactly when the published
+///   orientation changes; it never publishes `unknown` (only ``reset()`` returns to it).
+///
+/// How it decides. Two low-pass filters estimate gravity: a slow one (steady) and a fast one
+/// (prompt). The spread of the fast filter's direction over ``Configuration/motionWindow`` says
+/// whether the device is *still*, *moving* gently or *swinging*; a gyroscope, when present,
+/// refines that with the rate at which gravity's direction turns.
+/// - Still: the candidate comes from the fast filter and is published after
+///   ``Configuration/stillSettleTime`` — low latency once a turn ends.
+/// - Moving: the candidate comes from the slow filter and must persist for
+///   ``Configuration/settleTime`` with the acceleration and after-flat gates closed.
+/// - Swinging (or, with a gyroscope, turning): nothing is published until it ends.
+/// Candidates use angular hysteresis relative to the published orientation, per-orientation tilt
+/// limits, and separate enter/exit tilts for face-up and face-down.
+public struct OrientationDetector: Sendable {
+    /// The configuration this detector was created with (validated).
+    public let configuration: Configuration
+    /// The published orientation: `unknown` until the first decision.
+    public private(set) var orientation: DeviceOrientation = .unknown
+    /// Counters of what the detector saw.
+    public private(set) var statistics = Statistics()
+
+    // Derived constants.
+    private let stillChord: Double
+    private let swingChord: Double
+    private let gyroHoldRate: Double
+    private let gyroQuietRate: Double
+
+    // Filter state.
+    private var lastTime = -Double.infinity
+    private var hasFilter = false
+    private var slow = Vector3.zero
+    private var fast = Vector3.zero
+    private var fastRate = Vector3.zero
+    private var motion: MotionTracker
+
+    // The last time each condition held.
+    private var accelerationGateTime = -Double.infinity
+    private var swingTime = -Double.infinity
+    private var flatTime = -Double.infinity
+    private var gyroTime = -Double.infinity
+    private var gyroTurningTime = -Double.infinity
+    private var gyroUnquietTime = -Double.infinity
+
+    // Decision state.
+    private var pending: DeviceOrientation?
+    private var pendingSince = -Double.infinity
+
+    // The last sample's view, for ``snapshot``.
+    private var last = Snapshot()
+
+    /// Creates a detector.
+    ///
+    /// - Throws: ``ConfigurationError`` when the configuration is invalid.
+    public init(configuration: Configuration = Configuration()) throws(ConfigurationError) {
+        try configuration.validate()
+        self.configuration = configuration
+        stillChord = 2 * cMath_sin(radians(configuration.stillAngle) / 2)
+        swingChord = 2 * cMath_sin(radians(configuration.swingAngle) / 2)
+        gyroHoldRate = radians(configuration.gyroHoldRate)
+        gyroQuietRate = radians(configuration.gyroQuietRate)
+        motion = MotionTracker(window: configuration.motionWindow)
+    }
+
+    /// Returns to the initial state: `unknown`, filters empty, statistics kept. Call it when the
+    /// sample stream restarts for a reason the timestamps do not show (a sensor reopened).
+    public mutating func reset() {
+        orientation = .unknown
+        restartFilters()
+        gyroTime = -.infinity
+    }
+
+    /// Feeds one sample; returns the event when the published orientation changes.
+    public mutating func process(_ sample: Sample) -> OrientationEvent? {
+        statistics.samples += 1
+        let a = sample.acceleration
+        guard a.isFinite, sample.time.isFinite else {
+            statistics.ignoredNonFinite += 1
+            return nil
+        }
+        guard a.x != 0 || a.y != 0 || a.z != 0 else {
+            statistics.ignoredZero += 1
+            return nil
+        }
+        let t = sample.time
+        let c = configuration
+
+        // 1. Filters: exact exponential smoothing for any Δt; restart after a gap or time reversal.
+        let dt = t - lastTime
+        if !hasFilter || dt < 0 || dt > c.gapReset {
+            if hasFilter {
+                if dt < 0 { statistics.timeReversals += 1 } else { statistics.gapResets += 1 }
+            }
+            restartFilters()
+            slow = a
+            fast = a
+            hasFilter = true
+        } else if dt > 0 {
+            slow += (a - slow) * -cMath_expm1(-dt / c.filterTimeConstant)
+            fast += (a - fast) * -cMath_expm1(-dt / c.fastFilterTimeConstant)
+        }
+        lastTime = t
+
+        // 2. Motion: acceleration gate, spread of the fast direction, gyroscope.
+        let fastMagnitude = fast.length
+        if abs(fastMagnitude - c.gravity) > c.accelerationTolerance { accelerationGateTime = t }
+        let direction = fast * (1 / fastMagnitude)
+        let (spread, covered) = motion.add(direction, at: t)
+        // Swinging is a speed: the swing angle per motion window. Judge it over the time the
+        // window's samples really cover, which at 10 Hz is half the window.
+        let swinging = spread * c.motionWindow >= swingChord * max(covered, 1e-3)
+        if swinging { swingTime = t }
+        if let w = sample.angularRate, w.isFinite {
+            if t - gyroTime > c.gyroTimeout || dt <= 0 {
+                fastRate = w
+            } else {
+                fastRate += (w - fastRate) * -cMath_expm1(-dt / c.fastFilterTimeConstant)
+            }
+            gyroTime = t
+            // Only turning that moves gravity's direction matters: |ω × ĝ|.
+            let tiltingRate = fastRate.cross(direction).length
+            if tiltingRate >= gyroHoldRate { gyroTurningTime = t }
+            if tiltingRate >= gyroQuietRate { gyroUnquietTime = t }
+        }
+        let gyroPresent = t - gyroTime <= c.gyroTimeout
+        let turning = gyroPresent && t - gyroTurningTime < c.stillSettleTime
+        let still: Bool
+        if gyroPresent {
+            still = t - gyroUnquietTime >= c.stillSettleTime && !swinging
+        } else {
+            still = spread < stillChord && motion.hasFullWindow(at: t)
+        }
+
+        // 3. The candidate: fast filter while still, slow filter otherwise.
+        let v = still ? fast : slow
+        let magnitude = still ? fastMagnitude : slow.length
+        let tilt = Self.tilt(v, magnitude: magnitude)
+        if abs(tilt) >= min(c.faceUpEnterTilt, c.faceDownEnterTilt) { flatTime = t }
+        let (candidate, angle) = self.candidate(v, magnitude: magnitude, tilt: tilt)
+        last = Snapshot(time: t, magnitude: magnitude, tilt: tilt, angle: angle, spread: Self.spreadDegrees(spread),
+                        motion: turning || swinging ? .swinging : (still ? .still : .moving),
+                        usingGyroscope: gyroPresent, candidate: candidate, pending: nil)
+
+        // 4. Settle and gates.
+        guard let candidate, candidate != orientation else {
+            pending = nil
+            return nil
+        }
+        if candidate != pending {
+            pending = candidate
+            pendingSince = t
+        }
+        last.pending = pending
+        let ready: Bool
+        if turning || t - swingTime < c.swingHoldoff {
+            ready = false
+        } else if still {
+            ready = t - pendingSince >= c.stillSettleTime && t - accelerationGateTime >= c.stillSettleTime
+        } else {
+            ready = t - pendingSince >= c.settleTime
+                && t - accelerationGateTime >= c.accelerationHoldoff
+                && (candidate.isFlat || t - flatTime >= c.afterFlatHoldoff)
+        }
+        guard ready else { return nil }
+        let event = OrientationEvent(time: t, orientation: candidate, previous: orientation)
+        orientation = candidate
+        pending = nil
+        last.pending = nil
+        statistics.events += 1
+        return event
+    }
+
+    // MARK: - Geometry
+
+    /// Tilt in degrees: +90 flat face-up, 0 upright, −90 flat face-down.
+    @inline(__always)
+    static func tilt(_ v: Vector3, magnitude: Double) -> Double {
+        guard magnitude > 0 else { return 0 }
+        return degrees(cMath_asin(max(-1, min(1, -v.z / magnitude))))
+    }
+
+    /// In-plane angle in degrees, [0, 360): how far the device is turned counter-clockwise from
+    /// portrait (0 portrait, 90 landscape-left, 180 upside down, 270 landscape-right).
+    @inline(__always)
+    static func inPlaneAngle(_ v: Vector3) -> Double {
+        let angle = degrees(cMath_atan2(-v.x, -v.y))
+        return angle < 0 ? angle + 360 : angle
+    }
+
+    /// Signed difference `a − b` wrapped into (−180, 180].
+    @inline(__always)
+    static func angleDifference(_ a: Double, _ b: Double) -> Double {
+        var d = (a - b).truncatingRemainder(dividingBy: 360)
+        if d > 180 { d -= 360 } else if d <= -180 { d += 360 }
+        return d
+    }
+
+    /// A chord spread converted back to degrees (for diagnostics only).
+    static func spreadDegrees(_ chord: Double) -> Double {
+        degrees(2 * cMath_asin(min(1, chord / 2)))
+    }
+
+    /// The candidate orientation for gravity estimate `v`, and the in-plane angle when computed.
+    private func candidate(_ v: Vector3, magnitude: Double, tilt: Double) -> (DeviceOrientation?, Double) {
+        let c = configuration
+        guard magnitude >= c.minimumMagnitude else { return (nil, .nan) }
+        // Face states first, each with its own enter and exit tilt.
+        if tilt >= c.faceUpEnterTilt || (orientation == .faceUp && tilt >= c.faceUpExitTilt) { return (.faceUp, .nan) }
+        if -tilt >= c.faceDownEnterTilt || (orientation == .faceDown && -tilt >= c.faceDownExitTilt) { return (.faceDown, .nan) }
+
+        let angle = Self.inPlaneAngle(v)
+        let turns: Int
+        if let current = orientation.quarterTurns,
+           abs(Self.angleDifference(angle, Double(current) * 90)) <= 45 + c.deadBand / 2 {
+            turns = current
+        } else {
+            let nearest = Int((angle / 90).rounded()) & 3
+            if orientation.quarterTurns == nil,
+               abs(Self.angleDifference(angle, Double(nearest) * 90)) > 45 - c.diagonalExclusion / 2 {
+                return (nil, angle)
+            }
+            turns = nearest
+        }
+        guard c.tiltRange(quarterTurns: turns).contains(tilt) else { return (nil, angle) }
+        return (DeviceOrientation.inPlane[turns], angle)
+    }
+
+    private mutating func restartFilters() {
+        hasFilter = false
+        lastTime = -.infinity
+        accelerationGateTime = -.infinity
+        swingTime = -.infinity
+        flatTime = -.infinity
+        gyroTurningTime = -.infinity
+        gyroUnquietTime = -.infinity
+        motion.reset()
+        pending = nil
+        pendingSince = -.infinity
+    }
+}
+
+extension OrientationDetector {
+    /// What the detector saw, for diagnostics.
+    public struct Statistics: Hashable, Sendable {
+        /// Every sample passed to ``OrientationDetector/process(_:)``.
+        public var samples = 0
+        /// Samples ignored because a value was NaN or infinite.
+        public var ignoredNonFinite = 0
+        /// Samples ignored because the acceleration was exactly (0, 0, 0).
+        public var ignoredZero = 0
+        /// Filter restarts after a gap longer than `gap-reset`.
+        public var gapResets = 0
+        /// Filter restarts because a timestamp went backwards.
+        public var timeReversals = 0
+        /// Orientation changes published.
+        public var events = 0
+    }
+
+    /// How the device was moving at the last sample.
+    public enum Motion: String, Hashable, Sendable {
+        case still, moving, swinging
+    }
+
+    /// The detector's view after the last accepted sample, for `orientationctl replay --trace`.
+    public struct Snapshot: Hashable, Sendable {
+        public var time = Double.nan
+        /// Magnitude of the gravity estimate used for the decision, m/s².
+        public var magnitude = Double.nan
+        /// Tilt in degrees (+90 face-up).
+        public var tilt = Double.nan
+        /// In-plane angle in degrees (0 portrait, 90 landscape-left); NaN when not computed.
+        public var angle = Double.nan
+        /// Spread of the fast gravity direction over the motion window, degrees (an upper bound).
+        public var spread = Double.nan
+        public var motion = Motion.moving
+        /// True while a gyroscope is present.
+        public var usingGyroscope = false
+        /// The orientation this sample points to (before settling), if any.
+        public var candidate: DeviceOrientation?
+        /// The candidate waiting to settle, if any.
+        public var pending: DeviceOrientation?
+    }
+
+    /// The state after the last accepted sample.
+    public var snapshot: Snapshot { last }
+}

@@ -1,0 +1,65 @@
+import ArgumentParser
+import MotionSynthesis
+import OrientationCore
+
+/// `orientationctl simulate`: runs one of the detector's specification scenarios and shows what
+/// the detector does with it.
+struct Simulate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run a synthetic motion scenario (the detector's specification) through the detector.",
+        discussion: "Without a name, lists the scenarios. A name may be any unique part of a scenario's name."
+    )
+
+    @Argument(help: "A scenario name, or a unique part of one.")
+    var name: String?
+
+    @Option(help: "Sample rate in Hz.")
+    var rate: Double = 50
+
+    @Flag(help: "Include gyroscope readings.")
+    var gyro = false
+
+    @Flag(help: "Print the detector's state after every sample (CSV).")
+    var trace = false
+
+    @OptionGroup var detector: DetectorOptions
+
+    func run() throws {
+        let all = ScenarioCatalog.all
+        guard let name else {
+            for scenario in all { print(scenario.name) }
+            return
+        }
+        let matches = all.filter { $0.name == name } + all.filter { $0.name != name && $0.name.contains(name) }
+        guard let scenario = matches.first, matches.count == 1 || matches[0].name == name else {
+            let hint = matches.isEmpty ? "no scenario matches" : "\(matches.count) scenarios match; be more specific"
+            throw ValidationError("\"\(name)\": \(hint) (run without a name to list them)")
+        }
+        let configuration = try detector.configuration()
+        if trace {
+            var detector = try OrientationDetector(configuration: configuration)
+            print(TraceFormat.header)
+            for sample in scenario.samples(rate: rate, gyroscope: gyro) {
+                let event = detector.process(sample)
+                print(TraceFormat.row(sample: sample, detector: detector, event: event))
+            }
+            return
+        }
+        let run = try ScenarioRun(scenario, rate: rate, gyroscope: gyro, configuration: configuration)
+        print("\(scenario.name) @ \(rate) Hz\(gyro ? " with gyroscope" : "")")
+        for event in run.events { print(EventFormat.text(event)) }
+        let expectedText = scenario.expected.map { e in
+            e.restTime.map { "\(e.orientation) (at rest \(EventFormat.seconds($0)))" } ?? "\(e.orientation)"
+        }
+        print("expected: \(expectedText.joined(separator: ", "))")
+        if !run.latencies.isEmpty {
+            print("latency after rest: \(run.latencies.map { EventFormat.seconds($0) + " s" }.joined(separator: ", "))")
+        }
+        if run.failures.isEmpty {
+            print("PASS")
+        } else {
+            for failure in run.failures { print("FAIL: \(failure)") }
+            throw ExitCode(1)
+        }
+    }
+}
