@@ -1,0 +1,172 @@
+import Glibc
+import OrientationCore
+
+/// Writes a v1 orientationd log (docs/LOG-FORMAT.md) to a file, standard output, or memory.
+///
+/// Output: the magic line, one `# key: value` line per metadata entry (in order), the header
+/// `time,accel_x,accel_y,accel_z` (plus `,gyro_x,gyro_y,gyro_z` when `includesGyroscope`), then
+/// one row per sample: time with 6 decimals, acceleration and angular rate with 5, fixed point,
+/// rounded half away from zero; a value rounding to zero prints without sign; non-finite
+/// acceleration or gyro values print as `nan`, `inf`, `-inf`. A sample without angular rate gets
+/// empty gyro cells; a sample's angular rate is dropped when the log has no gyro columns.
+///
+/// Output is buffered (64 KiB) and written with write(2), retrying on EINTR and partial writes.
+/// Call ``finish()`` to flush, close and learn about errors; a writer dropped unfinished flushes
+/// what it can and closes silently.
+public struct SensorLogWriter: ~Copyable {
+    private enum Sink {
+        case file(fd: Int32, closes: Bool)
+        case memory
+    }
+
+    private static let flushThreshold = 64 * 1024
+
+    /// The path (or `"-"`, or `"memory"`) used in errors.
+    public let name: String
+    /// True when the header has gyro columns.
+    public let includesGyroscope: Bool
+    private let sink: Sink
+    private var buffer: [UInt8] = []
+    private var finished = false
+    private var linesWritten = 0
+    private var previousTime: Double? = nil
+
+    /// Creates (or truncates, mode 0644) the file at `path` (`"-"` = standard output, left open)
+    /// and writes the header.
+    /// - Throws: ``SensorLogError`` for an invalid metadata key or value (nothing is created
+    ///   then), or if the file cannot be opened.
+    public init(path: String, metadata: SensorLogMetadata, includesGyroscope: Bool) throws(SensorLogError) {
+        try Self.validate(metadata, name: path)
+        let sink: Sink
+        if path == "-" {
+            sink = .file(fd: STDOUT_FILENO, closes: false)
+        } else {
+            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            if fd < 0 { throw SensorLogError(file: path, line: nil, kind: .cannotOpen(errno: errno)) }
+            sink = .file(fd: fd, closes: true)
+        }
+        self.init(name: path, sink: sink, metadata: metadata, includesGyroscope: includesGyroscope)
+    }
+
+    /// A writer that keeps the whole log in memory; read it with ``bytes``.
+    /// - Throws: ``SensorLogError`` (file `"memory"`) for an invalid metadata key or value.
+    public init(metadata: SensorLogMetadata, includesGyroscope: Bool) throws(SensorLogError) {
+        try Self.validate(metadata, name: "memory")
+        self.init(name: "memory", sink: .memory, metadata: metadata, includesGyroscope: includesGyroscope)
+    }
+
+    private init(name: String, sink: Sink, metadata: SensorLogMetadata, includesGyroscope: Bool) {
+        self.name = name
+        self.sink = sink
+        self.includesGyroscope = includesGyroscope
+        buffer.reserveCapacity(Self.flushThreshold + 256)
+        buffer.append(contentsOf: logMagic.utf8)
+        buffer.append(0x0A)
+        for entry in metadata.entries {
+            buffer.append(contentsOf: "# \(entry.key): \(entry.value)\n".utf8)
+        }
+        buffer.append(contentsOf: "time,accel_x,accel_y,accel_z".utf8)
+        if includesGyroscope { buffer.append(contentsOf: ",gyro_x,gyro_y,gyro_z".utf8) }
+        buffer.append(0x0A)
+        linesWritten = 2 + metadata.entries.count
+    }
+
+    deinit {
+        if !finished, case .file(let fd, let closes) = sink {
+            _ = Self.writeAll(fd, buffer)
+            if closes { close(fd) }
+        }
+    }
+
+    private static func validate(_ metadata: SensorLogMetadata, name: String) throws(SensorLogError) {
+        for entry in metadata.entries {
+            if !SensorLogMetadata.isValidKey(entry.key) {
+                throw SensorLogError(file: name, line: nil, kind: .invalidMetadataKey(SensorLogError.quote(entry.key.utf8)))
+            }
+            if !SensorLogMetadata.isValidValue(entry.value) {
+                throw SensorLogError(file: name, line: nil, kind: .invalidMetadataValue(key: entry.key))
+            }
+        }
+    }
+
+    /// Everything written so far, header included (in-memory writers; file writers return only
+    /// what is still buffered).
+    public var bytes: [UInt8] { buffer }
+
+    /// Appends one row.
+    /// - Throws: ``SensorLogError`` (with the line the row would have had) if `sample.time` is not
+    ///   finite or not greater than the previous sample's time (nothing is written then), if the
+    ///   writer is finished, or if flushing fails.
+    public mutating func write(_ sample: Sample) throws(SensorLogError) {
+        if finished { throw SensorLogError(file: name, line: nil, kind: .writerFinished) }
+        let line = linesWritten + 1
+        if !sample.time.isFinite {
+            let text = FixedPointFormatter.string(sample.time, decimals: 6)
+            throw SensorLogError(file: name, line: line, kind: .nonFiniteTime(text: text))
+        }
+        if let previousTime, !(sample.time > previousTime) {
+            throw SensorLogError(file: name, line: line, kind: .timeNotIncreasing(time: sample.time, previous: previousTime))
+        }
+        previousTime = sample.time
+        linesWritten = line
+        FixedPointFormatter.append(sample.time, decimals: 6, to: &buffer)
+        for v in [sample.acceleration.x, sample.acceleration.y, sample.acceleration.z] {
+            buffer.append(UInt8(ascii: ","))
+            FixedPointFormatter.append(v, decimals: 5, to: &buffer)
+        }
+        if includesGyroscope {
+            if let rate = sample.angularRate {
+                for v in [rate.x, rate.y, rate.z] {
+                    buffer.append(UInt8(ascii: ","))
+                    FixedPointFormatter.append(v, decimals: 5, to: &buffer)
+                }
+            } else {
+                buffer.append(contentsOf: ",,,".utf8)
+            }
+        }
+        buffer.append(0x0A)
+        if buffer.count >= Self.flushThreshold { try flush() }
+    }
+
+    /// Writes buffered output (no-op for in-memory writers).
+    private mutating func flush() throws(SensorLogError) {
+        guard case .file(let fd, _) = sink else { return }
+        if let code = Self.writeAll(fd, buffer) {
+            throw SensorLogError(file: name, line: nil, kind: .writeFailed(errno: code))
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Flushes and closes the file (standard output is flushed, not closed). Later calls to
+    /// ``write(_:)`` or ``finish()`` throw ``SensorLogError/Kind/writerFinished``.
+    /// - Throws: ``SensorLogError`` if a write or close fails.
+    public mutating func finish() throws(SensorLogError) {
+        if finished { throw SensorLogError(file: name, line: nil, kind: .writerFinished) }
+        finished = true
+        guard case .file(let fd, let closes) = sink else { return }
+        let writeError = Self.writeAll(fd, buffer)
+        buffer.removeAll()
+        let closeError: Int32? = closes && close(fd) != 0 ? errno : nil
+        if let code = writeError ?? closeError {
+            throw SensorLogError(file: name, line: nil, kind: .writeFailed(errno: code))
+        }
+    }
+
+    /// Writes all of `bytes`; returns errno on failure.
+    private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Int32? {
+        bytes.withUnsafeBytes { raw -> Int32? in
+            var offset = 0
+            while offset < raw.count {
+                let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n > 0 {
+                    offset += n
+                } else if n < 0 && errno == EINTR {
+                    continue
+                } else {
+                    return n < 0 ? errno : EIO
+                }
+            }
+            return nil
+        }
+    }
+}
