@@ -89,6 +89,7 @@ extension OrientationDetector.Configuration {
         .number("after-flat-holdoff", "s", "while moving, in-plane changes wait this long after the device last lay flat", \.afterFlatHoldoff),
         .number("gyro-hold-rate", "deg/s", "hold changes while gravity's direction turns at least this fast (gyroscope)", \.gyroHoldRate),
         .number("gyro-quiet-rate", "deg/s", "with a gyroscope, still once that rate stays below this", \.gyroQuietRate),
+        .number("gyro-hold-limit", "s", "the longest one episode of gyroscope turning may hold changes (circular motion)", \.gyroHoldLimit),
         .number("gyro-timeout", "s", "the gyroscope counts as present while its last reading is at most this old", \.gyroTimeout),
     ]
 

@@ -87,6 +87,11 @@ extension OrientationDetector {
         /// …and the device counts as still once that rate has stayed below this (deg/s) for
         /// ``stillSettleTime``.
         public var gyroQuietRate: Double = 20
+        /// The longest one episode of gyroscope turning may hold changes. A gyroscope that reports
+        /// sustained turning while the accelerometer's direction stays steady (circular motion:
+        /// a turntable, a car in a curve, a swung arm; or a faulty gyroscope) is not moving
+        /// apparent gravity; after this long the accelerometer decides as it would alone.
+        public var gyroHoldLimit: Double = 1.0
         /// The gyroscope counts as present while its last reading is at most this old; otherwise
         /// the detector works from the accelerometer alone.
         public var gyroTimeout: Double = 0.25
@@ -174,6 +179,7 @@ extension OrientationDetector {
                 throw ConfigurationError(field: "gyro-quiet-rate",
                                          message: "(\(gyroQuietRate)) must not exceed gyro-hold-rate (\(gyroHoldRate))")
             }
+            try positive(gyroHoldLimit, "gyro-hold-limit")
             try positive(gyroTimeout, "gyro-timeout")
         }
     }

@@ -50,6 +50,7 @@ public struct OrientationDetector: Sendable {
     private var flatTime = -Double.infinity
     private var gyroTime = -Double.infinity
     private var gyroTurningTime = -Double.infinity
+    private var gyroTurningSince = -Double.infinity
     private var gyroUnquietTime = -Double.infinity
 
     // Decision state.
@@ -129,11 +130,14 @@ public struct OrientationDetector: Sendable {
             gyroTime = t
             // Only turning that moves gravity's direction matters: |ω × ĝ|.
             let tiltingRate = fastRate.cross(direction).length
-            if tiltingRate >= gyroHoldRate { gyroTurningTime = t }
+            if tiltingRate >= gyroHoldRate {
+                if t - gyroTurningTime >= c.stillSettleTime { gyroTurningSince = t }  // a new episode
+                gyroTurningTime = t
+            }
             if tiltingRate >= gyroQuietRate { gyroUnquietTime = t }
         }
         let gyroPresent = t - gyroTime <= c.gyroTimeout
-        let turning = gyroPresent && t - gyroTurningTime < c.stillSettleTime
+        let turning = gyroPresent && t - gyroTurningTime < c.stillSettleTime && t - gyroTurningSince < c.gyroHoldLimit
         let still: Bool
         if gyroPresent {
             still = t - gyroUnquietTime >= c.stillSettleTime && !swinging
@@ -242,6 +246,7 @@ public struct OrientationDetector: Sendable {
         swingTime = -.infinity
         flatTime = -.infinity
         gyroTurningTime = -.infinity
+        gyroTurningSince = -.infinity
         gyroUnquietTime = -.infinity
         motion.reset()
         pending = nil

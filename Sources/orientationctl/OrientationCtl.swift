@@ -7,6 +7,6 @@ struct OrientationCtl: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "orientationctl",
         abstract: "Study device-orientation detection: replay sensor logs, simulate motions, list detector parameters.",
-        subcommands: [Replay.self, Simulate.self, Parameters.self]
+        subcommands: [Replay.self, Simulate.self, Import.self, Parameters.self]
     )
 }
