@@ -28,6 +28,14 @@ public struct MotionScript: Sendable {
         public var acceleration: Double = 15
         /// Peak in-plane wobble, degrees.
         public var roll: Double = 15
+
+        public init(start: Double, duration: Double, frequency: Double = 4, acceleration: Double = 15, roll: Double = 15) {
+            self.start = start
+            self.duration = duration
+            self.frequency = frequency
+            self.acceleration = acceleration
+            self.roll = roll
+        }
     }
 
     /// Walking while holding the device: vertical bounce at the step frequency, sideways sway at
@@ -42,6 +50,15 @@ public struct MotionScript: Sendable {
         public var sway: Double = 0.8
         /// Peak tilt bob, degrees.
         public var bob: Double = 3
+
+        public init(start: Double, duration: Double, stepFrequency: Double = 1.9, bounce: Double = 2.5, sway: Double = 0.8, bob: Double = 3) {
+            self.start = start
+            self.duration = duration
+            self.stepFrequency = stepFrequency
+            self.bounce = bounce
+            self.sway = sway
+            self.bob = bob
+        }
     }
 
     /// A displacement of the whole hand (world axes, metres: x right, y away from the viewer,
@@ -50,6 +67,12 @@ public struct MotionScript: Sendable {
         public var start: Double
         public var duration: Double
         public var displacement: Vector3
+
+        public init(start: Double, duration: Double, displacement: Vector3) {
+            self.start = start
+            self.duration = duration
+            self.displacement = displacement
+        }
     }
 
     /// The pose at time 0.

@@ -140,7 +140,10 @@ public struct OrientationDetector: Sendable {
         let turning = gyroPresent && t - gyroTurningTime < c.stillSettleTime && t - gyroTurningSince < c.gyroHoldLimit
         let still: Bool
         if gyroPresent {
-            still = t - gyroUnquietTime >= c.stillSettleTime && !swinging
+            // A quiet gyroscope is direct evidence of stillness; the accelerometer's window
+            // would only add its own lag. Linear jolts are still caught by the acceleration gate
+            // and by the candidate having to persist.
+            still = t - gyroUnquietTime >= c.stillSettleTime
         } else {
             still = spread < stillChord && motion.hasFullWindow(at: t)
         }
@@ -152,7 +155,7 @@ public struct OrientationDetector: Sendable {
         if abs(tilt) >= min(c.faceUpEnterTilt, c.faceDownEnterTilt) { flatTime = t }
         let (candidate, angle) = self.candidate(v, magnitude: magnitude, tilt: tilt)
         last = Snapshot(time: t, magnitude: magnitude, tilt: tilt, angle: angle, spread: Self.spreadDegrees(spread),
-                        motion: turning || swinging ? .swinging : (still ? .still : .moving),
+                        motion: turning || (swinging && !still) ? .swinging : (still ? .still : .moving),
                         usingGyroscope: gyroPresent, candidate: candidate, pending: nil)
 
         // 4. Settle and gates.
@@ -166,12 +169,13 @@ public struct OrientationDetector: Sendable {
         }
         last.pending = pending
         let ready: Bool
-        if turning || t - swingTime < c.swingHoldoff {
+        if turning {
             ready = false
         } else if still {
             ready = t - pendingSince >= c.stillSettleTime && t - accelerationGateTime >= c.stillSettleTime
         } else {
-            ready = t - pendingSince >= c.settleTime
+            ready = t - swingTime >= c.swingHoldoff
+                && t - pendingSince >= c.settleTime
                 && t - accelerationGateTime >= c.accelerationHoldoff
                 && (candidate.isFlat || t - flatTime >= c.afterFlatHoldoff)
         }

@@ -1,0 +1,4 @@
+import Glibc
+
+func _sin(_ x: Double) -> Double { sin(x) }
+func _cos(_ x: Double) -> Double { cos(x) }

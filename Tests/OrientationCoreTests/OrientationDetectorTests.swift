@@ -1,0 +1,237 @@
+import OrientationCore
+import Testing
+
+@Suite struct OrientationDetectorTests {
+    // MARK: - Start
+
+    @Test func firstSampleAloneDecidesNothing() throws {
+        var detector = try OrientationDetector()
+        #expect(detector.process(Sample(time: 5, acceleration: Still.gravity(angle: 0, tilt: 20))) == nil)
+        #expect(detector.orientation == .unknown)
+    }
+
+    @Test func firstDecisionComesAfterTheSettleTimeAndStartsFromUnknown() throws {
+        var detector = try OrientationDetector()
+        let events = detector.run(Still.samples(angle: 0, from: 100, duration: 1))
+        #expect(events.count == 1)
+        let first = try #require(events.first)
+        #expect(first.orientation == .portrait)
+        #expect(first.previous == .unknown)
+        #expect(first.time >= 100 + detector.configuration.settleTime)
+        #expect(first.time <= 100.2)
+    }
+
+    @Test func aDeviceHeldOnTheDiagonalFromTheStartIsNotAssignedByACoinToss() throws {
+        var detector = try OrientationDetector()
+        #expect(detector.run(Still.samples(angle: 45, from: 0, duration: 3)).isEmpty)
+        #expect(detector.orientation == .unknown)
+        // 30° from portrait is clearly portrait.
+        var other = try OrientationDetector()
+        #expect(other.run(Still.samples(angle: 30, from: 0, duration: 3)).map(\.orientation) == [.portrait])
+    }
+
+    // MARK: - Bad samples
+
+    @Test func zeroVectorsAreIgnoredAndCounted() throws {
+        var clean = try OrientationDetector(), dirty = try OrientationDetector()
+        let samples = Still.samples(angle: 0, from: 0, duration: 2) + Still.samples(angle: 90, from: 2, duration: 2)
+        var withZeros: [Sample] = []
+        for (index, sample) in samples.enumerated() {
+            withZeros.append(sample)
+            if index % 7 == 3 { withZeros.append(Sample(time: sample.time + 0.001, acceleration: .zero)) }
+        }
+        let expected = clean.run(samples)
+        #expect(dirty.run(withZeros).map(\.orientation) == expected.map(\.orientation))
+        #expect(dirty.statistics.ignoredZero == withZeros.count - samples.count)
+        #expect(expected.map(\.orientation) == [.portrait, .landscapeLeft])
+    }
+
+    @Test(arguments: [Double.nan, .infinity, -.infinity])
+    func nonFiniteValuesAreIgnoredAndCounted(_ bad: Double) throws {
+        var detector = try OrientationDetector()
+        var samples = Still.samples(angle: 0, from: 0, duration: 2)
+        samples.insert(Sample(time: 0.505, acceleration: Vector3(bad, -9.8, 0)), at: 26)
+        samples.insert(Sample(time: 0.705, acceleration: Vector3(0, -9.8, 0), angularRate: Vector3(bad, 0, 0)), at: 37)
+        samples.append(Sample(time: bad, acceleration: Vector3(0, -9.8, 0)))
+        let events = detector.run(samples)
+        #expect(events.map(\.orientation) == [.portrait])
+        #expect(detector.statistics.ignoredNonFinite == 2)
+        #expect(detector.snapshot.magnitude.isFinite)
+    }
+
+    @Test func freeFallGivesNoCandidate() throws {
+        var detector = try OrientationDetector()
+        let weightless = (0..<100).map { Sample(time: Double($0) * 0.02, acceleration: Vector3(0.1, -0.3, 0.2)) }
+        #expect(detector.run(weightless).isEmpty)
+    }
+
+    // MARK: - Time
+
+    @Test func timeGoingBackwardsRestartsTheFiltersAndKeepsTheOrientation() throws {
+        var detector = try OrientationDetector()
+        _ = detector.run(Still.samples(angle: 0, from: 10, duration: 2))
+        #expect(detector.orientation == .portrait)
+        // The clock jumps back 9 s (a sensor timestamp reset) and the device is now in landscape.
+        let after = Still.samples(angle: 90, from: 3, duration: 2)
+        let events = detector.run(after)
+        #expect(detector.statistics.timeReversals == 1)
+        #expect(events.map(\.orientation) == [.landscapeLeft])
+        let event = try #require(events.first)
+        #expect(event.time >= 3 + detector.configuration.settleTime)
+        #expect(event.previous == .portrait)
+    }
+
+    @Test func repeatedTimestampsAreHarmless() throws {
+        var detector = try OrientationDetector()
+        let samples = Still.samples(angle: 0, from: 0, duration: 1)
+        let doubled = samples.flatMap { [$0, $0] }
+        #expect(detector.run(doubled).map(\.orientation) == [.portrait])
+        #expect(detector.statistics.timeReversals == 0)
+    }
+
+    @Test func aTenSecondGapRestartsTheFiltersWithoutAnEvent() throws {
+        var detector = try OrientationDetector()
+        let before = Still.samples(angle: 0, from: 0, duration: 3)
+        let after = Still.samples(angle: 0, from: 13, duration: 3)
+        #expect(detector.run(before + after).map(\.orientation) == [.portrait])
+        #expect(detector.statistics.gapResets == 1)
+    }
+
+    @Test func aTurnDuringATenSecondGapIsPublishedOnlyAfterItSettles() throws {
+        var detector = try OrientationDetector()
+        _ = detector.run(Still.samples(angle: 0, from: 0, duration: 3))
+        let events = detector.run(Still.samples(angle: -90, from: 13, duration: 3))
+        #expect(events.map(\.orientation) == [.landscapeRight])
+        let event = try #require(events.first)
+        #expect(event.time >= 13 + detector.configuration.settleTime)
+        #expect(event.time <= 13.3)
+    }
+
+    @Test func irregularTimestampsGiveTheSameDecisionsAsRegularOnes() throws {
+        // The filter is exact for any Δt: jittered sampling of the same still poses agrees.
+        var regular = try OrientationDetector(), jittered = try OrientationDetector()
+        let base = Still.samples(angle: 0, from: 0, duration: 2, rate: 100) + Still.samples(angle: 180, from: 2, duration: 2, rate: 100)
+        var jitteredSamples: [Sample] = []
+        for (k, s) in base.enumerated() where k % 3 != 1 {  // drop a third, unevenly
+            var copy = s
+            copy.time += (k % 2 == 0 ? 0.003 : -0.002)
+            jitteredSamples.append(copy)
+        }
+        let a = regular.run(base), b = jittered.run(jitteredSamples)
+        #expect(a.map(\.orientation) == [.portrait, .portraitUpsideDown])
+        #expect(b.map(\.orientation) == a.map(\.orientation))
+        #expect(abs(a[1].time - b[1].time) < 0.05)
+    }
+
+    @Test func replayingTheSameSamplesGivesTheSameEvents() throws {
+        let samples = Still.samples(angle: 0, from: 0, duration: 2) + Still.samples(angle: 90, from: 2, duration: 2)
+            + Still.samples(angle: 0, tilt: 85, from: 4, duration: 2)
+        var first = try OrientationDetector(), second = try OrientationDetector()
+        let a = first.run(samples), b = second.run(samples)
+        #expect(a == b)
+        #expect(a.map(\.orientation) == [.portrait, .landscapeLeft, .faceUp])
+    }
+
+    // MARK: - Hysteresis and tilt
+
+    struct Hysteresis: Sendable, CustomStringConvertible {
+        let from: Double, to: Double, expected: DeviceOrientation
+        var description: String { "\(from)° → \(to)°" }
+    }
+
+    /// With the default 45° dead band: leaving needs more than 67.5° from the published
+    /// orientation; anything less keeps it.
+    static let hysteresis: [Hysteresis] = [
+        .init(from: 0, to: 30, expected: .portrait),
+        .init(from: 0, to: 60, expected: .portrait),
+        .init(from: 0, to: 66, expected: .portrait),
+        .init(from: 0, to: 69, expected: .landscapeLeft),
+        .init(from: 0, to: -60, expected: .portrait),
+        .init(from: 0, to: -70, expected: .landscapeRight),
+        .init(from: 90, to: 30, expected: .landscapeLeft),
+        .init(from: 90, to: 20, expected: .portrait),
+        .init(from: 90, to: 150, expected: .landscapeLeft),
+        .init(from: 90, to: 160, expected: .portraitUpsideDown),
+        .init(from: 0, to: 140, expected: .portraitUpsideDown),
+        .init(from: 0, to: 130, expected: .landscapeLeft),
+    ]
+
+    @Test(arguments: hysteresis)
+    func angularHysteresis(_ row: Hysteresis) throws {
+        var detector = try OrientationDetector()
+        let start = try #require(detector.run(Still.samples(angle: row.from, from: 0, duration: 2)).first)
+        #expect(start.orientation == Self.nearest(row.from))
+        _ = detector.run(Still.samples(angle: row.to, from: 2, duration: 2))
+        #expect(detector.orientation == row.expected)
+    }
+
+    static func nearest(_ angle: Double) -> DeviceOrientation {
+        DeviceOrientation.inPlane[((Int((angle / 90).rounded()) % 4) + 4) % 4]
+    }
+
+    @Test func faceUpIsEnteredAndLeftAtDifferentTilts() throws {
+        var detector = try OrientationDetector()
+        var time = 0.0
+        func hold(tilt: Double) -> DeviceOrientation {
+            _ = detector.run(Still.samples(angle: 0, tilt: tilt, from: time, duration: 2))
+            time += 2
+            return detector.orientation
+        }
+        #expect(hold(tilt: 20) == .portrait)
+        #expect(hold(tilt: 73) == .portrait)  // above portrait's 72° limit, below face-up's 75°: keep
+        #expect(hold(tilt: 76) == .faceUp)
+        #expect(hold(tilt: 65) == .faceUp)    // above the 62° exit tilt: keep
+        #expect(hold(tilt: 55) == .portrait)
+        #expect(hold(tilt: -70) == .portrait) // below portrait's −50° limit, not yet face-down: keep
+        #expect(hold(tilt: -80) == .faceDown)
+        #expect(hold(tilt: -65) == .faceDown)
+        #expect(hold(tilt: -45) == .portrait)
+    }
+
+    @Test func perOrientationTiltLimits() throws {
+        var configuration = OrientationDetector.Configuration()
+        configuration.portraitUpsideDownTilt = TiltRange(-20, 40)
+        var detector = try OrientationDetector(configuration: configuration)
+        _ = detector.run(Still.samples(angle: 0, tilt: 50, from: 0, duration: 2))
+        #expect(detector.orientation == .portrait)
+        _ = detector.run(Still.samples(angle: 180, tilt: 50, from: 2, duration: 2))
+        #expect(detector.orientation == .portrait, "upside down at 50° is outside its 40° limit")
+        _ = detector.run(Still.samples(angle: 180, tilt: 30, from: 4, duration: 2))
+        #expect(detector.orientation == .portraitUpsideDown)
+    }
+
+    @Test func resetReturnsToUnknown() throws {
+        var detector = try OrientationDetector()
+        _ = detector.run(Still.samples(angle: 0, from: 0, duration: 1))
+        detector.reset()
+        #expect(detector.orientation == .unknown)
+        let events = detector.run(Still.samples(angle: 0, from: 1, duration: 1))
+        #expect(events.map(\.previous) == [.unknown])
+    }
+
+    // MARK: - Gyroscope
+
+    @Test func withAGyroscopeAStillDeviceIsConfirmedQuickly() throws {
+        var detector = try OrientationDetector()
+        _ = detector.run(Still.samples(angle: 0, from: 0, duration: 2, gyro: true))
+        let events = detector.run(Still.samples(angle: 90, from: 2, duration: 1, gyro: true))
+        let event = try #require(events.first)
+        #expect(event.orientation == .landscapeLeft)
+        #expect(event.time - 2 <= 0.15)
+    }
+
+    @Test func sustainedTurningHoldsChangesOnlyUpToTheHoldLimit() throws {
+        // Circular motion: the accelerometer reads landscape steadily while the gyroscope
+        // reports 3 rad/s about the screen normal (as in the bundled recording at 66 s).
+        var detector = try OrientationDetector()
+        _ = detector.run(Still.samples(angle: 0, from: 0, duration: 2, gyro: true))
+        let spinning = Still.samples(angle: 90, tilt: 50, from: 2, duration: 3).map {
+            Sample(time: $0.time, acceleration: $0.acceleration, angularRate: Vector3(0, 0, 3))
+        }
+        let events = detector.run(spinning)
+        let event = try #require(events.first)
+        #expect(event.orientation == .landscapeLeft)
+        #expect(event.time >= 2 + detector.configuration.gyroHoldLimit)
+        #expect(event.time <= 2 + detector.configuration.gyroHoldLimit + 0.3)
+    }
+}
