@@ -1,1 +1,205 @@
-print("benchmarks: not yet")
+// orientationd benchmarks: run in a release build,
+//   swift run -c release OrientationBenchmarks [--quick] [--output FILE]
+// Prints a Markdown report (the numbers quoted in docs/PERFORMANCE.md). Nothing here asserts a
+// time: performance is measured, not tested.
+import Glibc
+import MotionSynthesis
+import OrientationCore
+import SensorLog
+
+var arguments = CommandLine.arguments.dropFirst()
+let quick = arguments.contains("--quick")
+var outputPath: String? = nil
+if let index = arguments.firstIndex(of: "--output"), arguments.index(after: index) < arguments.endIndex {
+    outputPath = arguments[arguments.index(after: index)]
+}
+
+func now() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+}
+
+func cpuTime() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+}
+
+func fixed(_ v: Double, _ decimals: Int) -> String {
+    if decimals == 0 { return String(Int(v.rounded())) }
+    var scale = 1.0
+    for _ in 0..<decimals { scale *= 10 }
+    let r = (v * scale).rounded() / scale
+    var s = "\(r)"
+    if let dot = s.firstIndex(of: ".") {
+        let have = s.distance(from: dot, to: s.endIndex) - 1
+        if have < decimals { s += String(repeating: "0", count: decimals - have) }
+    } else if decimals > 0 {
+        s += "." + String(repeating: "0", count: decimals)
+    }
+    return s
+}
+
+var report: [String] = []
+@MainActor func emit(_ line: String = "") {
+    print(line)
+    report.append(line)
+}
+
+// MARK: - Machine
+
+var uts = utsname()
+uname(&uts)
+let machine = withUnsafeBytes(of: &uts.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+emit("# orientationd benchmark report")
+emit()
+emit("Machine: \(machine), \(sysconf(Int32(_SC_NPROCESSORS_ONLN))) cores online; single-threaded measurements; best of \(quick ? 3 : 5) runs.")
+emit()
+
+// MARK: - Detector throughput
+
+/// A realistic mixed stream: every scenario at 100 Hz, with and without a gyroscope, concatenated.
+func mixedStream() -> [Sample] {
+    var out: [Sample] = []
+    var offset = 0.0
+    for (index, scenario) in ScenarioCatalog.all.enumerated() {
+        for sample in scenario.samples(rate: 100, gyroscope: index % 2 == 0) {
+            var s = sample
+            s.time += offset
+            out.append(s)
+        }
+        offset = (out.last?.time ?? 0) + 0.01
+    }
+    return out
+}
+
+let stream = mixedStream()
+let repetitions = quick ? 3 : 10
+emit("## Detector throughput")
+emit()
+emit("Stream: every catalog scenario at 100 Hz, alternately with and without gyroscope, \(stream.count) samples, processed \(repetitions) times per run.")
+emit()
+emit("| configuration | samples/s (best) | ns/sample |")
+emit("|---|---:|---:|")
+@MainActor func measureDetector(_ label: String, _ samples: [Sample]) {
+    var best = 0.0
+    var sink = 0
+    for _ in 0..<(quick ? 3 : 5) {
+        var detector = try! OrientationDetector()
+        let start = cpuTime()
+        for r in 0..<repetitions {
+            let shift = Double(r) * 1e6  // keep time increasing across repetitions
+            for sample in samples {
+                var s = sample
+                s.time += shift
+                if detector.process(s) != nil { sink &+= 1 }
+            }
+        }
+        let elapsed = cpuTime() - start
+        best = max(best, Double(samples.count * repetitions) / elapsed)
+    }
+    emit("| \(label) | \(fixed(best / 1e6, 2)) M | \(fixed(1e9 / best, 1)) |")
+    if sink < 0 { print(sink) }
+}
+measureDetector("mixed (accelerometer + gyroscope)", stream)
+measureDetector("accelerometer only", stream.map { Sample(time: $0.time, acceleration: $0.acceleration) })
+emit()
+
+// MARK: - Replay throughput
+
+let logPath = "/tmp/orientationd-bench-\(getpid()).log"
+let lineCount = quick ? 1_000_000 : 3_000_000
+do {
+    var writer = try SensorLogWriter(path: logPath, metadata: SensorLogMetadata([(key: "source", value: "benchmark")]), includesGyroscope: true)
+    var k = 0
+    while k < lineCount {
+        for sample in stream where k < lineCount {
+            try writer.write(Sample(time: Double(k) * 0.01, acceleration: sample.acceleration, angularRate: sample.angularRate))
+            k += 1
+        }
+    }
+    try writer.finish()
+} catch {
+    print("benchmark: cannot write \(logPath): \(error)")
+    exit(1)
+}
+var statBuffer = stat()
+stat(logPath, &statBuffer)
+emit("## Log reading and replay")
+emit()
+emit("A \(lineCount)-line v1 log with gyroscope columns (\(fixed(Double(statBuffer.st_size) / 1e6, 0)) MB), read from the page cache.")
+emit()
+emit("| work | lines/s (best) | MB/s |")
+emit("|---|---:|---:|")
+@MainActor func measureLog(_ label: String, detect: Bool) {
+    var best = 0.0
+    for _ in 0..<(quick ? 2 : 3) {
+        let start = now()
+        var reader = try! SensorLogReader(path: logPath)
+        var detector = try! OrientationDetector()
+        var count = 0, events = 0
+        while let sample = try! reader.next() {
+            count += 1
+            if detect, detector.process(sample) != nil { events += 1 }
+        }
+        let elapsed = now() - start
+        best = max(best, Double(count) / elapsed)
+    }
+    emit("| \(label) | \(fixed(best / 1e6, 2)) M | \(fixed(best * Double(statBuffer.st_size) / Double(lineCount) / 1e6, 0)) |")
+}
+measureLog("read and parse only (SensorLogReader)", detect: false)
+measureLog("read, parse and detect (what `orientationctl replay` does)", detect: true)
+emit()
+emit("`orientationctl replay` end to end (process start, printing events) on the same file: run `hyperfine 'orientationctl replay --quiet \(logPath)'` or see docs/PERFORMANCE.md.")
+emit()
+
+// MARK: - Latency over the scenario catalog
+
+emit("## Decision latency over the scenario catalog")
+emit()
+emit("Latency = event time − the moment the device came to rest in the new orientation (negative: published before the motion fully ended, as happens for slow turns). Every deliberate turn in the catalog (quarter turns, half turns, put-down/pick-up, bed, gaps, jitter).")
+emit()
+emit("| rate | gyroscope | turns | median | p90 | max | scenarios passing |")
+emit("|---:|---|---:|---:|---:|---:|---:|")
+for rate in [10.0, 50.0, 100.0] {
+    for gyro in [false, true] {
+        var latencies: [Double] = []
+        var passing = 0, total = 0
+        for scenario in ScenarioCatalog.all {
+            let run = try! ScenarioRun(scenario, rate: rate, gyroscope: gyro)
+            latencies += run.latencies
+            total += 1
+            if run.failures.isEmpty { passing += 1 }
+        }
+        latencies.sort()
+        func percentile(_ p: Double) -> Double { latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))] }
+        emit("| \(Int(rate)) Hz | \(gyro ? "yes" : "no") | \(latencies.count) | \(fixed(percentile(0.5) * 1000, 0)) ms | \(fixed(percentile(0.9) * 1000, 0)) ms | \(fixed((latencies.last ?? 0) * 1000, 0)) ms | \(passing)/\(total) |")
+    }
+}
+emit()
+emit("Quarter turns only (the acceptance bar: within 300 ms of rest at 50 Hz and above):")
+emit()
+emit("| rate | gyroscope | turn duration | median | max |")
+emit("|---:|---|---:|---:|---:|")
+for rate in [50.0, 100.0] {
+    for gyro in [false, true] {
+        for duration in ["0.35", "0.7", "1.5"] {
+            var latencies: [Double] = []
+            for scenario in ScenarioCatalog.rotations where scenario.name.contains(" in \(duration) s") {
+                latencies += try! ScenarioRun(scenario, rate: rate, gyroscope: gyro).latencies
+            }
+            latencies.sort()
+            emit("| \(Int(rate)) Hz | \(gyro ? "yes" : "no") | \(duration) s | \(fixed(latencies[latencies.count / 2] * 1000, 0)) ms | \(fixed(latencies.last! * 1000, 0)) ms |")
+        }
+    }
+}
+unlink(logPath)
+
+if let outputPath {
+    let text = report.joined(separator: "\n") + "\n"
+    if let file = fopen(outputPath, "w") {
+        fputs(text, file)
+        fclose(file)
+    }
+}

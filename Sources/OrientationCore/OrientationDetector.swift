@@ -30,11 +30,19 @@ public struct OrientationDetector: Sendable {
     /// Counters of what the detector saw.
     public private(set) var statistics = Statistics()
 
-    // Derived constants.
+    // Derived constants: every angle threshold as the sine or cosine the hot path compares with,
+    // so no inverse trigonometry runs per sample.
     private let stillChord: Double
     private let swingChord: Double
     private let gyroHoldRate: Double
     private let gyroQuietRate: Double
+    private let sinFaceUpEnter, sinFaceUpExit, sinFaceDownEnter, sinFaceDownExit, sinFlat: Double
+    /// Per quarter turn: sines of the lower and upper tilt limits.
+    private let sinTiltLimits: [(lower: Double, upper: Double)]
+    /// cos(45° + dead-band/2): staying in the published orientation needs at least this.
+    private let cosKeep: Double
+    /// cos(45° − diagonal-exclusion/2): acquiring from no reference needs at least this.
+    private let cosAcquire: Double
 
     // Filter state.
     private var lastTime = -Double.infinity
@@ -58,7 +66,7 @@ public struct OrientationDetector: Sendable {
     private var pendingSince = -Double.infinity
 
     // The last sample's view, for ``snapshot``.
-    private var last = Snapshot()
+    private var last = Observation()
 
     /// Creates a detector.
     ///
@@ -70,6 +78,18 @@ public struct OrientationDetector: Sendable {
         swingChord = 2 * cMath_sin(radians(configuration.swingAngle) / 2)
         gyroHoldRate = radians(configuration.gyroHoldRate)
         gyroQuietRate = radians(configuration.gyroQuietRate)
+        let sinDegrees = { (d: Double) in cMath_sin(radians(d)) }
+        sinFaceUpEnter = sinDegrees(configuration.faceUpEnterTilt)
+        sinFaceUpExit = sinDegrees(configuration.faceUpExitTilt)
+        sinFaceDownEnter = sinDegrees(configuration.faceDownEnterTilt)
+        sinFaceDownExit = sinDegrees(configuration.faceDownExitTilt)
+        sinFlat = sinDegrees(min(configuration.faceUpEnterTilt, configuration.faceDownEnterTilt))
+        sinTiltLimits = (0..<4).map { turns in
+            let range = configuration.tiltRange(quarterTurns: turns)
+            return (sinDegrees(range.lower), sinDegrees(range.upper))
+        }
+        cosKeep = cMath_cos(radians(45 + configuration.deadBand / 2))
+        cosAcquire = cMath_cos(radians(45 - configuration.diagonalExclusion / 2))
         motion = MotionTracker(window: configuration.motionWindow)
     }
 
@@ -151,12 +171,12 @@ public struct OrientationDetector: Sendable {
         // 3. The candidate: fast filter while still, slow filter otherwise.
         let v = still ? fast : slow
         let magnitude = still ? fastMagnitude : slow.length
-        let tilt = Self.tilt(v, magnitude: magnitude)
-        if abs(tilt) >= min(c.faceUpEnterTilt, c.faceDownEnterTilt) { flatTime = t }
-        let (candidate, angle) = self.candidate(v, magnitude: magnitude, tilt: tilt)
-        last = Snapshot(time: t, magnitude: magnitude, tilt: tilt, angle: angle, spread: Self.spreadDegrees(spread),
-                        motion: turning || (swinging && !still) ? .swinging : (still ? .still : .moving),
-                        usingGyroscope: gyroPresent, candidate: candidate, pending: nil)
+        let sinTilt = magnitude > 0 ? -v.z / magnitude : 0
+        if abs(sinTilt) >= sinFlat { flatTime = t }
+        let candidate = self.candidate(v, magnitude: magnitude, sinTilt: sinTilt)
+        last = Observation(vector: v, magnitude: magnitude, spread: spread,
+                           motion: turning || (swinging && !still) ? .swinging : (still ? .still : .moving),
+                           usingGyroscope: gyroPresent, candidate: candidate, pending: nil)
 
         // 4. Settle and gates.
         guard let candidate, candidate != orientation else {
@@ -191,56 +211,57 @@ public struct OrientationDetector: Sendable {
     // MARK: - Geometry
 
     /// Tilt in degrees: +90 flat face-up, 0 upright, −90 flat face-down.
-    @inline(__always)
     static func tilt(_ v: Vector3, magnitude: Double) -> Double {
-        guard magnitude > 0 else { return 0 }
+        guard magnitude > 0 else { return .nan }
         return degrees(cMath_asin(max(-1, min(1, -v.z / magnitude))))
     }
 
     /// In-plane angle in degrees, [0, 360): how far the device is turned counter-clockwise from
     /// portrait (0 portrait, 90 landscape-left, 180 upside down, 270 landscape-right).
-    @inline(__always)
     static func inPlaneAngle(_ v: Vector3) -> Double {
         let angle = degrees(cMath_atan2(-v.x, -v.y))
         return angle < 0 ? angle + 360 : angle
     }
 
-    /// Signed difference `a − b` wrapped into (−180, 180].
+    /// The candidate orientation for gravity estimate `v`.
+    ///
+    /// Geometry without inverse trigonometry: the cosine of the angle between the in-plane part
+    /// of gravity and orientation k's ideal direction is `dot_k / |g₂|`, with dot products
+    /// −y (portrait), −x (landscape-left), y (upside down) and x (landscape-right); tilt limits
+    /// compare `sin(tilt) = −z/|v|` with the limits' sines (sine is monotonic on ±90°).
     @inline(__always)
-    static func angleDifference(_ a: Double, _ b: Double) -> Double {
-        var d = (a - b).truncatingRemainder(dividingBy: 360)
-        if d > 180 { d -= 360 } else if d <= -180 { d += 360 }
-        return d
-    }
-
-    /// A chord spread converted back to degrees (for diagnostics only).
-    static func spreadDegrees(_ chord: Double) -> Double {
-        degrees(2 * cMath_asin(min(1, chord / 2)))
-    }
-
-    /// The candidate orientation for gravity estimate `v`, and the in-plane angle when computed.
-    private func candidate(_ v: Vector3, magnitude: Double, tilt: Double) -> (DeviceOrientation?, Double) {
-        let c = configuration
-        guard magnitude >= c.minimumMagnitude else { return (nil, .nan) }
+    private func candidate(_ v: Vector3, magnitude: Double, sinTilt: Double) -> DeviceOrientation? {
+        guard magnitude >= configuration.minimumMagnitude else { return nil }
         // Face states first, each with its own enter and exit tilt.
-        if tilt >= c.faceUpEnterTilt || (orientation == .faceUp && tilt >= c.faceUpExitTilt) { return (.faceUp, .nan) }
-        if -tilt >= c.faceDownEnterTilt || (orientation == .faceDown && -tilt >= c.faceDownExitTilt) { return (.faceDown, .nan) }
+        if sinTilt >= sinFaceUpEnter || (orientation == .faceUp && sinTilt >= sinFaceUpExit) { return .faceUp }
+        if -sinTilt >= sinFaceDownEnter || (orientation == .faceDown && -sinTilt >= sinFaceDownExit) { return .faceDown }
 
-        let angle = Self.inPlaneAngle(v)
+        let inPlane = (v.x * v.x + v.y * v.y).squareRoot()
+        guard inPlane > 0 else { return nil }
         let turns: Int
-        if let current = orientation.quarterTurns,
-           abs(Self.angleDifference(angle, Double(current) * 90)) <= 45 + c.deadBand / 2 {
+        if let current = orientation.quarterTurns, Self.dot(v, quarterTurns: current) >= cosKeep * inPlane {
             turns = current
         } else {
-            let nearest = Int((angle / 90).rounded()) & 3
-            if orientation.quarterTurns == nil,
-               abs(Self.angleDifference(angle, Double(nearest) * 90)) > 45 - c.diagonalExclusion / 2 {
-                return (nil, angle)
+            let nearest = abs(v.x) > abs(v.y) ? (v.x > 0 ? 3 : 1) : (v.y > 0 ? 2 : 0)
+            if orientation.quarterTurns == nil, Self.dot(v, quarterTurns: nearest) < cosAcquire * inPlane {
+                return nil  // too close to a diagonal to acquire without a reference
             }
             turns = nearest
         }
-        guard c.tiltRange(quarterTurns: turns).contains(tilt) else { return (nil, angle) }
-        return (DeviceOrientation.inPlane[turns], angle)
+        let limits = sinTiltLimits[turns]
+        guard sinTilt >= limits.lower, sinTilt <= limits.upper else { return nil }
+        return DeviceOrientation.inPlane[turns]
+    }
+
+    /// The in-plane component of `v` along orientation `quarterTurns`' gravity direction.
+    @inline(__always)
+    private static func dot(_ v: Vector3, quarterTurns: Int) -> Double {
+        switch quarterTurns {
+        case 0: -v.y
+        case 1: -v.x
+        case 2: v.y
+        default: v.x
+        }
     }
 
     private mutating func restartFilters() {
@@ -282,12 +303,11 @@ extension OrientationDetector {
 
     /// The detector's view after the last accepted sample, for `orientationctl replay --trace`.
     public struct Snapshot: Hashable, Sendable {
-        public var time = Double.nan
         /// Magnitude of the gravity estimate used for the decision, m/s².
         public var magnitude = Double.nan
         /// Tilt in degrees (+90 face-up).
         public var tilt = Double.nan
-        /// In-plane angle in degrees (0 portrait, 90 landscape-left); NaN when not computed.
+        /// In-plane angle in degrees (0 portrait, 90 landscape-left).
         public var angle = Double.nan
         /// Spread of the fast gravity direction over the motion window, degrees (an upper bound).
         public var spread = Double.nan
@@ -300,6 +320,22 @@ extension OrientationDetector {
         public var pending: DeviceOrientation?
     }
 
+    /// What the last sample looked like, kept raw; degrees are computed only when asked.
+    struct Observation: Sendable {
+        var vector = Vector3(.nan, .nan, .nan)
+        var magnitude = Double.nan
+        var spread = Double.nan
+        var motion = Motion.moving
+        var usingGyroscope = false
+        var candidate: DeviceOrientation?
+        var pending: DeviceOrientation?
+    }
+
     /// The state after the last accepted sample.
-    public var snapshot: Snapshot { last }
+    public var snapshot: Snapshot {
+        Snapshot(magnitude: last.magnitude, tilt: Self.tilt(last.vector, magnitude: last.magnitude),
+                 angle: Self.inPlaneAngle(last.vector),
+                 spread: degrees(2 * cMath_asin(min(1, last.spread / 2))), motion: last.motion,
+                 usingGyroscope: last.usingGyroscope, candidate: last.candidate, pending: last.pending)
+    }
 }
