@@ -65,9 +65,10 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(name: "SensorLogTests", dependencies: ["SensorLog"], swiftSettings: strictSettings),
+        // End to end: spawns the real orientationctl binary (built first through this dependency).
         .testTarget(
             name: "OrientationctlTests",
-            dependencies: ["OrientationCore", "SensorLog"],
+            dependencies: ["orientationctl", "OrientationCore", "SensorLog"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -9,9 +9,23 @@ struct DetectorOptions: ParsableArguments {
                                valueName: "name=value"))
     var assignments: [String] = []
 
-    /// The default configuration with every `--set` applied, validated.
+    @Option(name: .customLong("config"),
+            help: ArgumentHelp("Read detector parameters from the [detector] section of a configuration file (--set wins).",
+                               valueName: "file"))
+    var configFile: String?
+
+    /// The defaults, then the configuration file, then every `--set`, validated.
     func configuration() throws -> OrientationDetector.Configuration {
         var configuration = OrientationDetector.Configuration()
+        if let configFile {
+            let text = String(decoding: try readFile(configFile), as: UTF8.self)
+            do {
+                let file = try ConfigFile(parsing: text, source: configFile, knownSections: [OrientationDetector.Configuration.configFileSection])
+                try configuration.apply(file)
+            } catch {
+                throw ValidationError(error.description)
+            }
+        }
         var pairs: [(name: String, value: String)] = []
         for assignment in assignments {
             guard let equals = assignment.firstIndex(of: "=") else {

@@ -1,0 +1,31 @@
+# orientationd: the two commands of the README's quick start are `make demo` and `make test`.
+SWIFT ?= swift
+LOG ?= data/xio-fusion/handheld.log
+
+.PHONY: all setup build demo test bench clean
+
+all: build
+
+## Install the Debian packages the project needs (only those missing).
+setup:
+	@scripts/setup-system-packages.sh
+
+build: setup
+	$(SWIFT) build
+
+## The main job on the bundled real recording: replay it through the detector.
+demo: setup
+	$(SWIFT) build -c release --product orientationctl
+	@echo "== orientationctl replay $(LOG) (a real hand-held IMU, 135 s at 99 Hz)"
+	.build/release/orientationctl replay $(LOG)
+
+## Every test. The last line printed is Swift Testing's summary.
+test: setup
+	$(SWIFT) test
+
+## Benchmarks in a release build; writes the report quoted in docs/PERFORMANCE.md.
+bench: setup
+	$(SWIFT) run -c release OrientationBenchmarks --output bench-results.md
+
+clean:
+	$(SWIFT) package clean

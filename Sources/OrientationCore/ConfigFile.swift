@@ -1,0 +1,89 @@
+/// An INI-style configuration file (systemd's style): `[section]` headers, `name = value` lines,
+/// `#` or `;` comments, blank lines. Values are the text after `=`, trimmed; an optional pair of
+/// double quotes around a value is removed.
+///
+/// Parsing never loses a problem: every malformed line, unknown section and repeated name is an
+/// ``ConfigFileError`` naming the file and line.
+public struct ConfigFile: Sendable {
+    /// One `name = value` line.
+    public struct Entry: Hashable, Sendable {
+        public var section: String
+        public var name: String
+        public var value: String
+        /// 1-based line number.
+        public var line: Int
+    }
+
+    /// Where the text came from (a path), for error messages.
+    public let source: String
+    /// Every entry, in file order.
+    public let entries: [Entry]
+
+    /// Parses `text`, accepting only the sections in `knownSections`.
+    public init(parsing text: String, source: String, knownSections: Set<String>) throws(ConfigFileError) {
+        self.source = source
+        var entries: [Entry] = []
+        var section: String? = nil
+        var seen: [String: Int] = [:]
+        // Split on bytes: Swift's Character treats "\r\n" as one grapheme, so splitting the
+        // String on "\n" would leave CRLF files in one piece.
+        for (index, bytes) in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
+            let number = index + 1
+            var line = Substring(String(decoding: bytes, as: UTF8.self))
+            if line.hasSuffix("\r") { line = line.dropLast() }
+            let trimmed = line.trimmingBlanks()
+            if trimmed.isEmpty || trimmed.hasPrefix("#") || trimmed.hasPrefix(";") { continue }
+            if trimmed.hasPrefix("[") {
+                guard trimmed.hasSuffix("]"), trimmed.count > 2 else {
+                    throw ConfigFileError(source: source, line: number, message: "malformed section header \"\(trimmed)\"; expected [name]")
+                }
+                let name = String(trimmed.dropFirst().dropLast()).trimmingBlanks()
+                guard knownSections.contains(name) else {
+                    let known = knownSections.sorted().map { "[\($0)]" }.joined(separator: ", ")
+                    throw ConfigFileError(source: source, line: number, message: "unknown section [\(name)]; known sections: \(known)")
+                }
+                section = name
+                continue
+            }
+            guard let equals = trimmed.firstIndex(of: "=") else {
+                throw ConfigFileError(source: source, line: number, message: "expected \"name = value\", found \"\(trimmed)\"")
+            }
+            guard let current = section else {
+                throw ConfigFileError(source: source, line: number, message: "\"\(trimmed)\" comes before any [section]")
+            }
+            let name = String(trimmed[..<equals]).trimmingBlanks()
+            var value = String(trimmed[trimmed.index(after: equals)...]).trimmingBlanks()
+            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
+            guard !name.isEmpty else {
+                throw ConfigFileError(source: source, line: number, message: "missing name before \"=\"")
+            }
+            let key = current + "\u{0}" + name
+            if let first = seen[key] {
+                throw ConfigFileError(source: source, line: number, message: "\(name) is set twice in [\(current)] (first on line \(first))")
+            }
+            seen[key] = number
+            entries.append(Entry(section: current, name: name, value: value, line: number))
+        }
+        self.entries = entries
+    }
+
+    /// The entries of one section, in file order.
+    public func entries(in section: String) -> [Entry] {
+        entries.filter { $0.section == section }
+    }
+}
+
+/// A problem in a configuration file, with its location: `FILE:LINE: message`.
+public struct ConfigFileError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var source: String
+    public var line: Int
+    public var message: String
+
+    public init(source: String, line: Int, message: String) {
+        self.source = source
+        self.line = line
+        self.message = message
+    }
+
+    public var description: String { "\(source):\(line): \(message)" }
+}

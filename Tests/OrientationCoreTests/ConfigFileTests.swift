@@ -1,0 +1,63 @@
+import OrientationCore
+import Testing
+
+@Suite struct ConfigFileTests {
+    @Test func readsSectionsEntriesAndComments() throws {
+        let text = "# comment\n; also a comment\n\n[detector]\nsettle-time = 0.2\r\n  dead-band=30  \nportrait-tilt = \"-40..70\"\n"
+        let file = try ConfigFile(parsing: text, source: "a.conf", knownSections: ["detector"])
+        #expect(file.entries.map(\.name) == ["settle-time", "dead-band", "portrait-tilt"])
+        #expect(file.entries.map(\.line) == [5, 6, 7])
+        var configuration = OrientationDetector.Configuration()
+        try configuration.apply(file)
+        #expect(configuration.settleTime == 0.2)
+        #expect(configuration.deadBand == 30)
+        #expect(configuration.portraitTilt == TiltRange(-40, 70))
+    }
+
+    struct Bad: Sendable, CustomStringConvertible {
+        let text: String
+        let message: String
+        var description: String { message }
+    }
+
+    static let bad: [Bad] = [
+        Bad(text: "[detector]\nsettle-time 0.2\n", message: "x.conf:2: expected \"name = value\", found \"settle-time 0.2\""),
+        Bad(text: "settle-time = 0.2\n", message: "x.conf:1: \"settle-time = 0.2\" comes before any [section]"),
+        Bad(text: "[detektor]\n", message: "x.conf:1: unknown section [detektor]; known sections: [detector]"),
+        Bad(text: "[detector\n", message: "x.conf:1: malformed section header \"[detector\"; expected [name]"),
+        Bad(text: "[detector]\n = 3\n", message: "x.conf:2: missing name before \"=\""),
+        Bad(text: "[detector]\ndead-band = 30\n\ndead-band = 40\n", message: "x.conf:4: dead-band is set twice in [detector] (first on line 2)"),
+        Bad(text: "[detector]\n# tuned\nsettle-tme = 0.1\n", message: "x.conf:3: unknown detector parameter settle-tme; did you mean 'settle-time'?"),
+        Bad(text: "[detector]\nsettle-time = soon\n", message: "x.conf:2: settle-time: \"soon\" is not a number"),
+        Bad(text: "[detector]\nface-up-exit-tilt = 80\nsettle-time = 0.1\n",
+            message: "x.conf:2: face-up-exit-tilt (80.0) must be above 0 and below face-up-enter-tilt (75.0), or face-up could never be left"),
+    ]
+
+    @Test("errors name file and line", arguments: bad)
+    func errorsNameFileAndLine(_ row: Bad) {
+        #expect {
+            let file = try ConfigFile(parsing: row.text, source: "x.conf", knownSections: ["detector"])
+            var configuration = OrientationDetector.Configuration()
+            try configuration.apply(file)
+        } throws: { error in
+            (error as? ConfigFileError)?.description == row.message
+        }
+    }
+
+    /// The shipped sample config parses, and uncommenting every line gives the defaults: the
+    /// sample documents the real defaults.
+    @Test func theSampleConfigurationDocumentsTheDefaults() throws {
+        let path = "/" + #filePath.split(separator: "/").dropLast(3).joined(separator: "/") + "/config/orientationd.conf"
+        let text = try #require(MountMatrixTests.read(path))
+        let uncommented = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+            guard line.hasPrefix("#"), line.dropFirst().first?.isLetter == true, line.contains("=") else { return String(line) }
+            return String(line.dropFirst().split(separator: "#")[0])
+        }.joined(separator: "\n")
+        let file = try ConfigFile(parsing: uncommented, source: path, knownSections: ["detector"])
+        #expect(file.entries.count == OrientationDetector.Configuration.parameters.count)
+        var configuration = OrientationDetector.Configuration()
+        configuration.settleTime = 42
+        try configuration.apply(file)
+        #expect(configuration == OrientationDetector.Configuration())
+    }
+}

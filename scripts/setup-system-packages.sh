@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs the Debian packages orientationd needs to build, run and test, when any is missing.
+# Idempotent and quiet when everything is there; uses sudo when not run as root.
+#   libiio-dev, libudev-dev, pkg-config: the CLibIIO and CLibUdev system-library targets
+#   udev: systemd's hwdb (60-sensor.hwdb), whose every mount matrix the tests parse
+#   umockdev, libumockdev-dev: fake sysfs and /dev for the libiio/libudev integration tests
+set -euo pipefail
+
+packages=(libiio-dev libudev-dev pkg-config udev umockdev libumockdev-dev)
+
+if ! command -v swift >/dev/null 2>&1; then
+    echo "setup: no 'swift' on PATH; install the Swift 6 toolchain (swift.org) first" >&2
+    exit 1
+fi
+
+missing=()
+for package in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+        missing+=("$package")
+    fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null 2>&1 || { echo "setup: need root (or sudo) to install: ${missing[*]}" >&2; exit 1; }
+    sudo="sudo"
+fi
+echo "setup: installing ${missing[*]}" >&2
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
