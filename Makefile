@@ -25,7 +25,9 @@ test: setup
 
 ## Benchmarks in a release build; writes the report quoted in docs/PERFORMANCE.md.
 bench: setup
-	$(SWIFT) run -c release OrientationBenchmarks --output bench-results.md
+	$(SWIFT) build -c release --product orientationctl
+	$(SWIFT) build -c release --product OrientationBenchmarks
+	.build/release/OrientationBenchmarks --output bench-results.md
 
 clean:
 	$(SWIFT) package clean
