@@ -13,6 +13,7 @@ let package = Package(
     products: [
         .library(name: "OrientationCore", targets: ["OrientationCore"]),
         .library(name: "SensorLog", targets: ["SensorLog"]),
+        .library(name: "OrientationProtocol", targets: ["OrientationProtocol"]),
         .executable(name: "orientationctl", targets: ["orientationctl"]),
     ],
     dependencies: [
@@ -38,6 +39,8 @@ let package = Package(
             linkerSettings: [.linkedLibrary("m")]  // libm: the detector's exp/asin/atan2
         ),
         .target(name: "SensorLog", dependencies: ["OrientationCore"], swiftSettings: strictSettings),
+        // Wire messages and their NDJSON form (a strict JSON reader/writer: no Foundation).
+        .target(name: "OrientationProtocol", dependencies: ["OrientationCore"], swiftSettings: strictSettings),
         // Synthesises realistic device motion (the scenario suite's generator). A real library,
         // not a test hack: the benchmarks and `orientationctl simulate` use it too.
         .target(name: "MotionSynthesis", dependencies: ["OrientationCore"], swiftSettings: strictSettings),
@@ -65,6 +68,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(name: "SensorLogTests", dependencies: ["SensorLog"], swiftSettings: strictSettings),
+        .testTarget(name: "OrientationProtocolTests", dependencies: ["OrientationProtocol"], swiftSettings: strictSettings),
         // End to end: spawns the real orientationctl binary (built first through this dependency).
         .testTarget(
             name: "OrientationctlTests",

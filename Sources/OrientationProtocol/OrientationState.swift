@@ -1,0 +1,48 @@
+import OrientationCore
+
+/// What the daemon publishes: the current device orientation and the system rotation lock.
+public struct OrientationState: Hashable, Sendable {
+    /// The device orientation (`unknown` before the first decision or without a sensor).
+    public var orientation: DeviceOrientation
+    /// The orientation before the last change.
+    public var previous: DeviceOrientation
+    /// The sensor timestamp (seconds) of the last change, if any.
+    public var time: Double?
+    /// Increases by one with every published change (orientation or lock), daemon-wide. A client
+    /// that sees it jump knows it was sent only the newest state (coalescing).
+    public var seq: UInt64
+    /// The system-wide rotation lock: clients keep their interface orientation while it is set.
+    public var locked: Bool
+
+    public init(orientation: DeviceOrientation = .unknown, previous: DeviceOrientation = .unknown,
+                time: Double? = nil, seq: UInt64 = 0, locked: Bool = false) {
+        self.orientation = orientation
+        self.previous = previous
+        self.time = time
+        self.seq = seq
+        self.locked = locked
+    }
+
+    /// The members every state-carrying message shares, in wire order.
+    var members: [(String, JSONValue)] {
+        [("orientation", .string(orientation.rawValue)), ("previous", .string(previous.rawValue)),
+         ("time", time.map { .number($0) } ?? .null), ("seq", .number(Double(seq))), ("locked", .bool(locked))]
+    }
+
+    init(members value: JSONValue) throws(ProtocolError) {
+        func orientation(_ name: String) throws(ProtocolError) -> DeviceOrientation {
+            guard let text = value[name]?.stringValue, let o = DeviceOrientation(wireName: text) else {
+                throw ProtocolError(.invalidMessage, "\(name) must be an orientation name")
+            }
+            return o
+        }
+        self.orientation = try orientation("orientation")
+        self.previous = try orientation("previous")
+        self.time = value["time"]?.numberValue
+        guard let seq = value["seq"]?.numberValue, seq >= 0, seq == seq.rounded() else {
+            throw ProtocolError(.invalidMessage, "seq must be a whole number")
+        }
+        self.seq = UInt64(seq)
+        self.locked = value["locked"]?.boolValue ?? false
+    }
+}
