@@ -14,10 +14,15 @@ let package = Package(
         .library(name: "OrientationCore", targets: ["OrientationCore"]),
         .library(name: "SensorLog", targets: ["SensorLog"]),
         .library(name: "OrientationProtocol", targets: ["OrientationProtocol"]),
+        .library(name: "OrientationClient", targets: ["OrientationClient"]),
         .executable(name: "orientationctl", targets: ["orientationctl"]),
+        .executable(name: "orientationd", targets: ["orientationd"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // MARK: System libraries (thin module maps; each handle is owned by one thread or actor).
@@ -32,6 +37,8 @@ let package = Package(
             providers: [.apt(["libudev-dev"])]
         ),
 
+        .target(name: "CSystemShims"),
+
         // MARK: Pure logic.
         .target(
             name: "OrientationCore",
@@ -45,11 +52,51 @@ let package = Package(
         // not a test hack: the benchmarks and `orientationctl simulate` use it too.
         .target(name: "MotionSynthesis", dependencies: ["OrientationCore"], swiftSettings: strictSettings),
 
+        // MARK: Sources, server, client.
+        // Sensor sources (replay now; IIO in SensorIIO) and the claim-driven pipeline into the
+        // detector. No NIO: it hands events to whoever publishes them.
+        .target(
+            name: "SensorPipeline",
+            dependencies: ["OrientationCore", "SensorLog", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "OrientationServer",
+            dependencies: [
+                "OrientationCore", "OrientationProtocol", "CSystemShims",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "OrientationClient",
+            dependencies: [
+                "OrientationCore", "OrientationProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
+
         // MARK: Executables.
+        .executableTarget(
+            name: "orientationd",
+            dependencies: [
+                "OrientationCore", "OrientationProtocol", "SensorLog", "SensorPipeline", "OrientationServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "orientationctl",
             dependencies: [
-                "OrientationCore", "SensorLog", "MotionSynthesis",
+                "OrientationCore", "SensorLog", "MotionSynthesis", "OrientationClient", "OrientationProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -73,6 +120,17 @@ let package = Package(
         .testTarget(
             name: "OrientationctlTests",
             dependencies: ["orientationctl", "OrientationCore", "SensorLog"],
+            swiftSettings: strictSettings
+        ),
+        // Real sockets in a temporary directory: the server in process, and the real binaries.
+        .testTarget(
+            name: "OrientationServerTests",
+            dependencies: [
+                "orientationd", "orientationctl", "OrientationServer", "OrientationClient", "OrientationProtocol",
+                "OrientationCore", "SensorPipeline", "SensorLog",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,0 +1,47 @@
+#define _GNU_SOURCE
+#include "CSystemShims.h"
+
+#include <errno.h>
+#include <grp.h>
+#include <pwd.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+_Static_assert(sizeof(struct ucred) == sizeof(orientationd_ucred), "ucred layout");
+
+int orientationd_sol_socket(void) { return SOL_SOCKET; }
+int orientationd_so_peercred(void) { return SO_PEERCRED; }
+
+int orientationd_peer_credentials(int fd, orientationd_ucred *out) {
+    struct ucred cred;
+    socklen_t len = sizeof(cred);
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0) return -1;
+    out->pid = cred.pid;
+    out->uid = cred.uid;
+    out->gid = cred.gid;
+    return 0;
+}
+
+int orientationd_user_in_group(uint32_t uid, uint32_t gid, uint32_t group) {
+    if (gid == group) return 1;
+    struct passwd pw, *result = NULL;
+    char buffer[4096];
+    if (getpwuid_r(uid, &pw, buffer, sizeof(buffer), &result) != 0 || result == NULL) return -1;
+    int count = 64;
+    for (int attempt = 0; attempt < 4; attempt++) {
+        gid_t *groups = malloc(sizeof(gid_t) * (size_t)count);
+        if (groups == NULL) return -1;
+        int n = count;
+        if (getgrouplist(pw.pw_name, gid, groups, &n) >= 0) {
+            for (int i = 0; i < n; i++) {
+                if (groups[i] == group) { free(groups); return 1; }
+            }
+            free(groups);
+            return 0;
+        }
+        free(groups);
+        count = n > count ? n : count * 4;
+    }
+    return -1;
+}

@@ -1,0 +1,99 @@
+import Logging
+import NIOCore
+import NIOPosix
+import OrientationProtocol
+import Synchronization
+
+/// The Unix-socket server: binds (or adopts a socket from systemd), runs every connection on one
+/// event loop with the ``SubscriptionHub``, and shuts down gracefully.
+///
+/// Contract: ``start(configuration:logger:listeningSocket:onClaimChange:)`` returns once the
+/// socket accepts connections (or throws ``ServerError`` with a clear reason). ``shutdown(reason:)``
+/// sends every client `goodbye`, closes all connections and the listener, and removes the socket
+/// file it created (never one systemd passed in, never a file that is no longer ours).
+public final class OrientationSocketServer: Sendable {
+    public let hub: SubscriptionHub.Handle
+    public let configuration: ServerConfiguration
+    private let group: MultiThreadedEventLoopGroup
+    private let channel: Channel
+    private let socketIdentity: Mutex<(dev: UInt, ino: UInt)?>
+    private let logger: Logger
+
+    private init(hub: SubscriptionHub.Handle, configuration: ServerConfiguration, group: MultiThreadedEventLoopGroup,
+                 channel: Channel, socketIdentity: (dev: UInt, ino: UInt)?, logger: Logger) {
+        self.hub = hub
+        self.configuration = configuration
+        self.group = group
+        self.channel = channel
+        self.socketIdentity = Mutex(socketIdentity)
+        self.logger = logger
+    }
+
+    /// Binds and starts accepting.
+    ///
+    /// - Parameters:
+    ///   - listeningSocket: a listening socket passed by systemd (socket activation); the path is
+    ///     then neither prepared nor removed.
+    ///   - onClaimChange: called when the first client subscribes (`true`) and the last leaves.
+    public static func start(configuration: ServerConfiguration, logger: Logger, listeningSocket: Int32? = nil,
+                             onClaimChange: @escaping @Sendable (Bool) -> Void) async throws -> OrientationSocketServer {
+        let privileges = try PrivilegePolicy(uids: configuration.privilegedUIDs, group: configuration.privilegedGroup)
+        if listeningSocket == nil { try SocketPath.prepare(configuration.socketPath) }
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let loop = group.next()
+        let boundHub = try await loop.submit {
+            NIOLoopBound(SubscriptionHub(eventLoop: loop, configuration: configuration, privileges: privileges,
+                                         logger: logger, onClaimChange: onClaimChange), eventLoop: loop)
+        }.get()
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 512)
+            .childChannelOption(.writeBufferWaterMark, value: .init(low: configuration.writeBufferLowWaterMark,
+                                                                     high: configuration.writeBufferHighWaterMark))
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(ClientConnectionHandler(hub: boundHub.value))
+                }
+            }
+        let channel: Channel
+        do {
+            if let listeningSocket {
+                channel = try await bootstrap.withBoundSocket(listeningSocket).get()
+            } else {
+                channel = try await bootstrap.bind(unixDomainSocketPath: configuration.socketPath).get()
+            }
+        } catch {
+            try? await group.shutdownGracefully()
+            throw ServerError.system(configuration.socketPath, call: "bind", errno: (error as? IOError)?.errnoCode ?? 0)
+        }
+        var identity: (dev: UInt, ino: UInt)? = nil
+        if listeningSocket == nil {
+            do {
+                try SocketPath.setPermissions(configuration.socketPath, mode: configuration.socketMode, group: configuration.socketGroup)
+            } catch {
+                try? await channel.close()
+                try? await group.shutdownGracefully()
+                throw error
+            }
+            identity = SocketPath.identity(configuration.socketPath)
+        }
+        let handle = try await loop.submit { SubscriptionHub.Handle(boundHub.value) }.get()
+        logger.info("listening", metadata: ["socket": "\(configuration.socketPath)",
+                                            "activation": "\(listeningSocket == nil ? "bound" : "systemd")"])
+        return OrientationSocketServer(hub: handle, configuration: configuration, group: group, channel: channel,
+                                       socketIdentity: identity, logger: logger)
+    }
+
+    /// Says goodbye to every client, closes everything, removes our socket file. Idempotent.
+    public func shutdown(reason: String) async {
+        let hub = self.hub.hub
+        try? await hub.eventLoop.flatSubmit { hub.value.shutdown(reason: reason) }.get()
+        try? await channel.close()
+        let identity = socketIdentity.withLock { value in
+            defer { value = nil }
+            return value
+        }
+        SocketPath.removeIfOurs(configuration.socketPath, identity: identity)
+        try? await group.shutdownGracefully()
+        logger.info("socket server stopped", metadata: ["reason": "\(reason)"])
+    }
+}

@@ -1,0 +1,34 @@
+/// Why the server could not start. `description` is a full sentence for the log and exit message.
+public enum ServerError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Something that is not a socket sits at the socket path; it is never deleted.
+    case pathIsNotASocket(String, kind: String)
+    /// A live server already listens on the path.
+    case socketInUse(String)
+    /// The path is longer than a Unix socket address holds (107 bytes).
+    case pathTooLong(String)
+    /// A system call failed while preparing the socket.
+    case system(String, call: String, errno: Int32)
+    /// The configured group does not exist.
+    case unknownGroup(String)
+
+    public var description: String {
+        switch self {
+        case let .pathIsNotASocket(path, kind):
+            return "\(path) exists and is \(kind), not a socket; refusing to replace it (remove it or choose another --socket)"
+        case let .socketInUse(path):
+            return "another server is already listening on \(path)"
+        case let .pathTooLong(path):
+            return "socket path is longer than 107 bytes: \(path)"
+        case let .system(path, call, code):
+            return "\(call) \(path): \(SystemErrorText.describe(code))"
+        case let .unknownGroup(name):
+            return "group \"\(name)\" does not exist"
+        }
+    }
+}
+
+import Glibc
+
+enum SystemErrorText {
+    static func describe(_ code: Int32) -> String { String(cString: strerror(code)) }
+}

@@ -1,0 +1,155 @@
+import Logging
+import NIOCore
+import OrientationCore
+import OrientationProtocol
+
+/// The daemon's published state and its fan-out to clients.
+///
+/// Confined to one event loop: every connection handler lives on the same loop, so the hub needs
+/// no locks. Other threads reach it only through ``SubscriptionHub/Handle``, which hops onto the
+/// loop. It counts subscribers and reports the first arrival and the last departure through
+/// `onClaimChange`, so the sensor is open only while someone listens.
+public final class SubscriptionHub {
+    public let eventLoop: EventLoop
+    private(set) var state = OrientationState()
+    private var lastChange: NIODeadline? = nil
+    private var connections: [ObjectIdentifier: ClientConnectionHandler] = [:]
+    private var subscriberCount = 0
+    private(set) var sensorActive = false
+    private var shuttingDown = false
+    let configuration: ServerConfiguration
+    let privileges: PrivilegePolicy
+    let logger: Logger
+    /// Called on the loop when the subscriber count goes 0 → 1 (`true`) or 1 → 0 (`false`).
+    private let onClaimChange: @Sendable (Bool) -> Void
+
+    init(eventLoop: EventLoop, configuration: ServerConfiguration, privileges: PrivilegePolicy, logger: Logger,
+         onClaimChange: @escaping @Sendable (Bool) -> Void) {
+        self.eventLoop = eventLoop
+        self.configuration = configuration
+        self.privileges = privileges
+        self.logger = logger
+        self.onClaimChange = onClaimChange
+    }
+
+    var connectionCount: Int { connections.count }
+    var subscribers: Int { subscriberCount }
+
+    /// Seconds since the state last changed, `nil` before any change.
+    var age: Double? {
+        lastChange.map { Double((NIODeadline.now() - $0).nanoseconds) / 1e9 }
+    }
+
+    // MARK: Connections
+
+    /// Registers a connection; false when the server is full or shutting down.
+    func register(_ connection: ClientConnectionHandler) -> Bool {
+        eventLoop.preconditionInEventLoop()
+        guard !shuttingDown, connections.count < configuration.maximumClients else { return false }
+        connections[ObjectIdentifier(connection)] = connection
+        return true
+    }
+
+    func unregister(_ connection: ClientConnectionHandler) {
+        eventLoop.preconditionInEventLoop()
+        guard connections.removeValue(forKey: ObjectIdentifier(connection)) != nil else { return }
+        if connection.isSubscribed { setSubscribed(connection, false) }
+    }
+
+    func setSubscribed(_ connection: ClientConnectionHandler, _ subscribed: Bool) {
+        eventLoop.preconditionInEventLoop()
+        guard connection.isSubscribed != subscribed else { return }
+        connection.isSubscribed = subscribed
+        subscriberCount += subscribed ? 1 : -1
+        if subscribed && subscriberCount == 1 { onClaimChange(true) }
+        if !subscribed && subscriberCount == 0 { onClaimChange(false) }
+    }
+
+    // MARK: Publishing
+
+    /// Publishes a device orientation (deduplicated: an unchanged orientation sends nothing).
+    func publish(orientation: DeviceOrientation, time: Double?) {
+        eventLoop.preconditionInEventLoop()
+        guard orientation != state.orientation else { return }
+        state.previous = state.orientation
+        state.orientation = orientation
+        state.time = time
+        change()
+        broadcast(.orientation(state: state))
+    }
+
+    /// Sets the system rotation lock; returns false when it already had that value.
+    @discardableResult
+    func setLocked(_ locked: Bool) -> Bool {
+        eventLoop.preconditionInEventLoop()
+        guard state.locked != locked else { return false }
+        state.locked = locked
+        change()
+        broadcast(.lock(state: state, id: nil))
+        return true
+    }
+
+    func setSensorActive(_ active: Bool) {
+        eventLoop.preconditionInEventLoop()
+        sensorActive = active
+    }
+
+    private func change() {
+        state.seq += 1
+        lastChange = .now()
+    }
+
+    private func broadcast(_ message: ServerMessage) {
+        let line = message.line
+        for connection in connections.values where connection.isSubscribed {
+            connection.deliverEvent(line)
+        }
+    }
+
+    /// Tells every client goodbye and closes every connection; new ones are refused.
+    func shutdown(reason: String) -> EventLoopFuture<Void> {
+        eventLoop.preconditionInEventLoop()
+        shuttingDown = true
+        let closing = connections.values.map { $0.closeWithGoodbye(reason: reason) }
+        return EventLoopFuture.andAllComplete(closing, on: eventLoop)
+    }
+}
+
+extension SubscriptionHub {
+    /// A thread-safe handle to a hub: every call hops onto the hub's loop.
+    public struct Handle: Sendable {
+        let hub: NIOLoopBound<SubscriptionHub>
+        public var eventLoop: EventLoop { hub.eventLoop }
+
+        init(_ hub: SubscriptionHub) {
+            self.hub = NIOLoopBound(hub, eventLoop: hub.eventLoop)
+        }
+
+        /// Publishes an orientation change (`previous` comes from the hub's own state).
+        public func publish(orientation: DeviceOrientation, time: Double?) {
+            hub.eventLoop.execute { hub.value.publish(orientation: orientation, time: time) }
+        }
+
+        /// Sets the system rotation lock.
+        public func setLocked(_ locked: Bool) {
+            hub.eventLoop.execute { hub.value.setLocked(locked) }
+        }
+
+        /// Records whether the sensor is open (reported in `get` replies).
+        public func setSensorActive(_ active: Bool) {
+            hub.eventLoop.execute { hub.value.setSensorActive(active) }
+        }
+
+        /// The current state.
+        public func state() async -> OrientationState {
+            try! await hub.eventLoop.submit { hub.value.state }.get()
+        }
+
+        /// Number of connections and of subscribers.
+        public func counts() async -> (connections: Int, subscribers: Int) {
+            try! await hub.eventLoop.submit { (hub.value.connectionCount, hub.value.subscribers) }.get()
+        }
+    }
+
+    public var handle: Handle { Handle(self) }
+}

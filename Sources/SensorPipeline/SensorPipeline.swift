@@ -1,0 +1,114 @@
+import Logging
+import OrientationCore
+
+/// Runs a ``SensorSource`` through an ``OrientationDetector`` while somebody listens.
+///
+/// Contract:
+/// - The sensor is open exactly while ``setClaimed(_:)`` last said `true` (the first subscriber
+///   arrived, and the last one has not left); a replay therefore pauses with no subscriber.
+/// - Every detector event goes to `sink` as ``Event/orientation(_:)``, in order.
+/// - A sensor that fails is reported (``Event/sensorFailed(_:)``, which publishes `unknown`),
+///   and reopened with a growing delay while still claimed; the daemon never exits for it.
+/// - ``run()`` returns when its task is cancelled (service shutdown).
+public actor SensorPipeline {
+    /// What the pipeline tells the publisher.
+    public enum Event: Sendable, Equatable {
+        /// The detector published a change.
+        case orientation(OrientationEvent)
+        /// The sensor was opened (`true`) or closed (`false`).
+        case sensorActive(Bool)
+        /// The sensor failed; no orientation is known until it works again.
+        case sensorFailed(String)
+        /// A non-looping source delivered its last sample.
+        case sourceFinished
+    }
+
+    public let source: any SensorSource
+    private let configuration: OrientationDetector.Configuration
+    private let sink: @Sendable (Event) -> Void
+    private let logger: Logger
+    private let claims: AsyncStream<Bool>
+    private let claimContinuation: AsyncStream<Bool>.Continuation
+
+    public init(source: any SensorSource, configuration: OrientationDetector.Configuration,
+                logger: Logger, sink: @escaping @Sendable (Event) -> Void) throws(ConfigurationError) {
+        _ = try OrientationDetector(configuration: configuration)  // validate now, not on first claim
+        self.source = source
+        self.configuration = configuration
+        self.sink = sink
+        self.logger = logger
+        (claims, claimContinuation) = AsyncStream.makeStream(of: Bool.self, bufferingPolicy: .bufferingNewest(16))
+    }
+
+    /// Thread-safe: records that someone listens (`true`) or nobody does (`false`).
+    public nonisolated func setClaimed(_ claimed: Bool) {
+        claimContinuation.yield(claimed)
+    }
+
+    /// The service loop.
+    public func run() async {
+        var reader: Task<Void, Never>? = nil
+        for await claimed in claims {
+            if claimed, reader == nil {
+                reader = Task { await self.readWhileClaimed() }
+            } else if !claimed, let running = reader {
+                running.cancel()
+                await running.value
+                reader = nil
+            }
+        }
+        reader?.cancel()
+        await reader?.value
+    }
+
+    /// Ends ``run()`` (after closing the sensor).
+    public nonisolated func finish() {
+        claimContinuation.finish()
+    }
+
+    /// Nonisolated on purpose: the stream (and the libiio or file handle behind it) stays in the
+    /// one task that opened it, never crossing into the actor (Swift 6 checks this).
+    private nonisolated func readWhileClaimed() async {
+        var detector = try! OrientationDetector(configuration: configuration)  // validated in init
+        var delay = 0.5
+        while !Task.isCancelled {
+            let stream: any SampleStream
+            do {
+                stream = try await source.open()
+            } catch {
+                report(failure: "cannot open \(source.name): \(error)", delay: &delay)
+                try? await Task.sleep(for: .seconds(delay))
+                continue
+            }
+            logger.info("sensor opened", metadata: ["sensor": "\(source.name)"])
+            sink(.sensorActive(true))
+            detector.reset()
+            defer {
+                stream.close()
+                sink(.sensorActive(false))
+                logger.info("sensor closed", metadata: ["sensor": "\(source.name)"])
+            }
+            do {
+                while let sample = try await stream.next() {
+                    delay = 0.5
+                    if let event = detector.process(sample) { sink(.orientation(event)) }
+                }
+                if Task.isCancelled { return }
+                logger.info("source finished", metadata: ["sensor": "\(source.name)", "samples": "\(detector.statistics.samples)"])
+                sink(.sourceFinished)
+                return
+            } catch is CancellationError {
+                return
+            } catch {
+                report(failure: "\(source.name) failed: \(error)", delay: &delay)
+            }
+            try? await Task.sleep(for: .seconds(delay))
+        }
+    }
+
+    private nonisolated func report(failure: String, delay: inout Double) {
+        logger.warning("sensor failure; retrying", metadata: ["error": "\(failure)", "retry-in": "\(delay)s"])
+        sink(.sensorFailed(failure))
+        delay = min(delay * 2, 30)
+    }
+}

@@ -1,0 +1,26 @@
+import OrientationCore
+
+/// A source of samples in the canonical frame: a recorded log (``ReplaySource``) or a real IIO
+/// sensor (SensorIIO). The pipeline opens it when the first client subscribes and closes it when
+/// the last one leaves.
+///
+/// Contract: ``open()`` acquires the sensor and returns a stream owned by the caller's task;
+/// closing the stream (or dropping it) releases the sensor. Samples from one stream have
+/// increasing timestamps. A replay resumes where the previous stream stopped.
+public protocol SensorSource: Sendable {
+    /// A name for logs and for `get` replies, e.g. `replay:handheld.log`.
+    var name: String { get }
+    /// Opens the sensor.
+    func open() async throws -> any SampleStream
+}
+
+/// Samples from an open sensor. Not `Sendable`: it belongs to the task that opened it, so the
+/// handle behind it (a file, a libiio buffer) never crosses between tasks.
+public protocol SampleStream: AnyObject {
+    /// The next sample; waits for it (a replay paces itself), returns `nil` when the source has
+    /// ended, throws when the sensor failed. Honours task cancellation by returning `nil` or
+    /// throwing `CancellationError`.
+    func next() async throws -> Sample?
+    /// Releases the sensor. Idempotent.
+    func close()
+}
