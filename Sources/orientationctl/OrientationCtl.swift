@@ -3,10 +3,10 @@ import ArgumentParser
 /// `orientationctl`: the command-line client of orientationd, and the tool to replay and study
 /// recorded sensor logs.
 @main
-struct OrientationCtl: ParsableCommand {
+struct OrientationCtl: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "orientationctl",
-        abstract: "Study device-orientation detection: replay sensor logs, simulate motions, list detector parameters.",
-        subcommands: [Replay.self, Simulate.self, Import.self, Parameters.self]
+        abstract: "Talk to orientationd, and study orientation detection: replay logs, simulate motions, import data.",
+        subcommands: [Monitor.self, Get.self, Follow.self, Lock.self, Unlock.self, Replay.self, Simulate.self, Import.self, Parameters.self]
     )
 }

@@ -1,0 +1,125 @@
+import NIOCore
+import NIOPosix
+
+/// The Swift client of orientationd.
+///
+/// ```swift
+/// let client = OrientationClient()
+/// var policy = try RotationPolicy(app: .allButUpsideDown)
+/// for await update in client.updates() {
+///     guard let state = update.state else { continue }
+///     if let rotated = policy.update(device: state.orientation, locked: state.locked) {
+///         print("rotate to", rotated, policy.rotationDegrees)
+///     }
+/// }
+/// ```
+public struct OrientationClient: Sendable {
+    public let socketPath: String
+    private let eventLoopGroup: any EventLoopGroup
+
+    public init(socketPath: String = OrientationProtocol.defaultSocketPath,
+                eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
+        self.socketPath = socketPath
+        self.eventLoopGroup = eventLoopGroup
+    }
+
+    /// Opens a connection (see ``OrientationConnection``).
+    public func connect() async throws -> OrientationConnection {
+        try await OrientationConnection.connect(socketPath: socketPath, eventLoopGroup: eventLoopGroup)
+    }
+
+    /// The daemon's answer to `get`.
+    public struct Snapshot: Hashable, Sendable {
+        public var state: OrientationState
+        /// Seconds since the state last changed (`nil`: never changed).
+        public var age: Double?
+        public var sensorActive: Bool
+        public var subscribers: Int
+    }
+
+    /// The current state without subscribing (so without opening the sensor).
+    public func get() async throws -> Snapshot {
+        try await withConnection { connection in
+            let reply = try await connection.request(.get)
+            guard case let .state(state, age, active, subscribers, _) = reply else {
+                throw OrientationClientError.unexpectedReply(reply.line)
+            }
+            return Snapshot(state: state, age: age, sensorActive: active, subscribers: subscribers)
+        }
+    }
+
+    /// Sets (`true`) or clears the system rotation lock; needs root or the privileged group.
+    /// - Throws: ``OrientationClientError/server(_:)`` with `permission-denied` otherwise.
+    @discardableResult
+    public func setLocked(_ locked: Bool) async throws -> OrientationState {
+        try await withConnection { connection in
+            let reply = try await connection.request(locked ? .lock : .unlock)
+            guard case let .lock(state, _) = reply else { throw OrientationClientError.unexpectedReply(reply.line) }
+            return state
+        }
+    }
+
+    private func withConnection<T: Sendable>(_ body: (OrientationConnection) async throws -> T) async throws -> T {
+        let connection = try await connect()
+        do {
+            let result = try await body(connection)
+            await connection.close()
+            return result
+        } catch {
+            await connection.close()
+            throw error
+        }
+    }
+
+    /// Subscribes and yields the current state, then every change, for as long as the consumer
+    /// iterates. When the daemon goes away the stream yields `.disconnected`, reconnects with
+    /// `reconnect`'s backoff, re-subscribes, and yields `.connected` with the current state, so a
+    /// daemon restart is invisible apart from that. The stream finishes when the policy gives up
+    /// (with `.never`: when the first connection ends) or the consuming task is cancelled.
+    public func updates(reconnect: ReconnectPolicy = .default) -> AsyncStream<OrientationUpdate> {
+        let (stream, continuation) = AsyncStream.makeStream(of: OrientationUpdate.self)
+        let client = self
+        let task = Task {
+            var failures = 0
+            var generator = SystemRandomNumberGenerator()
+            while !Task.isCancelled {
+                do {
+                    let connection = try await client.connect()
+                    let reply = try await connection.request(.subscribe)
+                    guard case .subscribed(let state, _) = reply else {
+                        throw OrientationClientError.unexpectedReply(reply.line)
+                    }
+                    failures = 0
+                    continuation.yield(.connected(state))
+                    var reason = "the connection closed"
+                    await withTaskCancellationHandler {
+                        for await event in connection.events {
+                            switch event {
+                            case .orientation(let s): continuation.yield(.orientation(s))
+                            case .lock(let s, _): continuation.yield(.lock(s))
+                            case .goodbye(let why): reason = why
+                            case .error(let error, _): reason = "\(error)"
+                            default: break
+                            }
+                        }
+                    } onCancel: {
+                        Task { await connection.close() }
+                    }
+                    await connection.close()
+                    if Task.isCancelled { break }
+                    continuation.yield(.disconnected(reason: reason))
+                } catch {
+                    if Task.isCancelled { break }
+                    failures += 1
+                    if failures == 1 { continuation.yield(.disconnected(reason: "\(error)")) }
+                }
+                if let limit = reconnect.maximumAttempts, failures >= limit || limit == 0 { break }
+                let delay = reconnect.delay(attempt: max(failures, 1), random: Double.random(in: 0..<1, using: &generator))
+                try? await Task.sleep(for: .seconds(delay))
+            }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+}

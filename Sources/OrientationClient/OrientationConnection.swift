@@ -1,0 +1,171 @@
+import NIOCore
+import NIOPosix
+import Synchronization
+
+/// One connection to orientationd: every server message in order, and requests with replies.
+///
+/// Contract: ``connect(socketPath:eventLoopGroup:)`` returns after the server's `hello` (available
+/// as ``hello``). ``request(_:)`` sends a request with a fresh id and returns the reply with that
+/// id; events (messages without an id) go to ``events``. When the connection ends, pending
+/// requests fail with ``OrientationClientError/connectionClosed`` and ``events`` finishes.
+public final class OrientationConnection: Sendable {
+    /// The server's greeting.
+    public let hello: ServerMessage
+    /// Messages that are not replies: `orientation`, `lock` broadcasts, `goodbye`, unknown types.
+    public let events: AsyncStream<ServerMessage>
+    private let outbound: AsyncStream<String>.Continuation
+    private let pending: Mutex<(nextID: Int, waiting: [Int: CheckedContinuation<ServerMessage, Error>], closed: Bool)>
+    private let task: Mutex<Task<Void, Never>?>
+
+    private init(hello: ServerMessage, events: AsyncStream<ServerMessage>, outbound: AsyncStream<String>.Continuation) {
+        self.hello = hello
+        self.events = events
+        self.outbound = outbound
+        pending = Mutex((1, [:], false))
+        task = Mutex(nil)
+    }
+
+    /// Connects and waits for `hello`.
+    public static func connect(socketPath: String,
+                               eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) async throws -> OrientationConnection {
+        let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
+        do {
+            channel = try await ClientBootstrap(group: eventLoopGroup)
+                .connect(unixDomainSocketPath: socketPath) { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineFrameDecoder(maximumLength: 1 << 20)))
+                        return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                    }
+                }
+        } catch {
+            throw OrientationClientError.cannotConnect(path: socketPath, reason: Self.describe(error))
+        }
+        let (lines, outbound) = AsyncStream.makeStream(of: String.self)
+        let (events, eventSink) = AsyncStream.makeStream(of: ServerMessage.self)
+        let (helloStream, helloSink) = AsyncStream.makeStream(of: ServerMessage?.self)
+        let connection = Box()
+        let task = Task {
+            try? await channel.executeThenClose { inbound, writer in
+                await withTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        for await line in lines {
+                            var buffer = ByteBuffer()
+                            buffer.writeString(line)
+                            buffer.writeInteger(UInt8(ascii: "\n"))
+                            do { try await writer.write(buffer) } catch { break }
+                        }
+                    }
+                    var greeted = false
+                    do {
+                        for try await frame in inbound {
+                            guard let message = try? ServerMessage.parse(frame.readableBytesView) else { continue }
+                            if !greeted {
+                                greeted = true
+                                helloSink.yield(message)
+                                helloSink.finish()
+                                continue
+                            }
+                            if let id = message.replyID, case .number(let n) = id, let owner = connection.value {
+                                owner.resolve(Int(n), with: message)
+                            } else {
+                                eventSink.yield(message)
+                            }
+                        }
+                    } catch {}
+                    if !greeted {
+                        helloSink.yield(nil)
+                        helloSink.finish()
+                    }
+                    group.cancelAll()
+                    outbound.finish()
+                }
+            }
+            eventSink.finish()
+            connection.value?.failAll()
+        }
+        var helloMessage: ServerMessage? = nil
+        for await message in helloStream {
+            helloMessage = message
+            break
+        }
+        guard let helloMessage, case .hello(let version, _, _) = helloMessage else {
+            task.cancel()
+            throw OrientationClientError.cannotConnect(path: socketPath, reason: "no hello from the server")
+        }
+        guard version == OrientationProtocol.version else {
+            task.cancel()
+            throw OrientationClientError.unsupportedProtocol(version)
+        }
+        let result = OrientationConnection(hello: helloMessage, events: events, outbound: outbound)
+        result.task.withLock { $0 = task }
+        connection.set(result)
+        return result
+    }
+
+    /// Sends `op` and waits for its reply; an `error` reply is thrown as
+    /// ``OrientationClientError/server(_:)``.
+    public func request(_ op: ClientRequest.Op) async throws -> ServerMessage {
+        let reply: ServerMessage = try await withCheckedThrowingContinuation { continuation in
+            let id: Int? = pending.withLock { state in
+                guard !state.closed else { return nil }
+                let id = state.nextID
+                state.nextID += 1
+                state.waiting[id] = continuation
+                return id
+            }
+            guard let id else {
+                continuation.resume(throwing: OrientationClientError.connectionClosed)
+                return
+            }
+            outbound.yield(ClientRequest(op, id: .number(Double(id))).line)
+        }
+        if case .error(let error, _) = reply { throw OrientationClientError.server(error) }
+        return reply
+    }
+
+    /// Closes the connection; waits until it is closed.
+    public func close() async {
+        let running = task.withLock { $0 }
+        outbound.finish()
+        running?.cancel()
+        await running?.value
+    }
+
+    fileprivate func resolve(_ id: Int, with message: ServerMessage) {
+        let continuation = pending.withLock { $0.waiting.removeValue(forKey: id) }
+        continuation?.resume(returning: message)
+    }
+
+    fileprivate func failAll() {
+        let waiting = pending.withLock { state in
+            state.closed = true
+            defer { state.waiting = [:] }
+            return Array(state.waiting.values)
+        }
+        for continuation in waiting { continuation.resume(throwing: OrientationClientError.connectionClosed) }
+    }
+
+    static func describe(_ error: Error) -> String {
+        if let io = error as? IOError { return io.description }
+        return "\(error)"
+    }
+
+    /// Late binding of the connection for the reader task (it starts before the object exists).
+    private final class Box: Sendable {
+        private let storage = Mutex<OrientationConnection?>(nil)
+        var value: OrientationConnection? { storage.withLock { $0 } }
+        func set(_ connection: OrientationConnection) { storage.withLock { $0 = connection } }
+    }
+}
+
+extension ServerMessage {
+    /// The `id` of a reply, `nil` for events.
+    var replyID: JSONValue? {
+        switch self {
+        case .subscribed(_, let id), .unsubscribed(let id), .state(_, _, _, _, let id), .pong(let id), .lock(_, let id), .error(_, let id):
+            id
+        case .hello, .orientation, .goodbye, .unknown:
+            nil
+        }
+    }
+}

@@ -1,0 +1,20 @@
+/// What ``OrientationClient/updates(reconnect:)`` yields.
+public enum OrientationUpdate: Hashable, Sendable {
+    /// Subscribed (first time or after a reconnect): the daemon's current state, at once.
+    case connected(OrientationState)
+    /// The orientation changed.
+    case orientation(OrientationState)
+    /// The system rotation lock changed.
+    case lock(OrientationState)
+    /// The connection ended (daemon stopped, restarted, or unreachable); a reconnect follows
+    /// unless the policy gave up.
+    case disconnected(reason: String)
+
+    /// The state carried, if any.
+    public var state: OrientationState? {
+        switch self {
+        case .connected(let s), .orientation(let s), .lock(let s): s
+        case .disconnected: nil
+        }
+    }
+}

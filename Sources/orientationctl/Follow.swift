@@ -1,0 +1,124 @@
+import ArgumentParser
+import Glibc
+import OrientationClient
+
+/// `orientationctl follow`: applies a RotationPolicy to the daemon's events and runs a command
+/// whenever the decided interface orientation changes: auto-rotation in one line.
+struct Follow: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Decide the interface orientation with iOS's rules and run a command whenever it changes.",
+        discussion: """
+        The command runs with /bin/sh -c and these variables:
+          ORIENTATION_INTERFACE  portrait, landscape-right, landscape-left or portrait-upside-down (UIKit's names)
+          ORIENTATION_ROTATION   clockwise content rotation in degrees: 0, 90, 180, 270 (sway's `output … transform`)
+          ORIENTATION_XRANDR     normal, right, inverted, left (`xrandr --rotate`; right = clockwise)
+          ORIENTATION_WL_TRANSFORM  0–3, the wl_output transform (counter-clockwise quarter turns, as Hyprland's `transform`)
+          ORIENTATION_DEVICE     the device orientation that caused it
+          ORIENTATION_LOCKED     1 when the system rotation lock is set, else 0
+        Example (sway): orientationctl follow --supported all-but-upside-down --exec 'swaymsg output eDP-1 transform $ORIENTATION_ROTATION'
+        """
+    )
+
+    @OptionGroup var connection: ClientOptions
+
+    @Option(help: "Supported interface orientations: names or groups (landscape, all, all-but-upside-down), comma-separated.")
+    var supported: String = "all"
+
+    @Option(help: "A second mask (a window's), intersected with --supported.")
+    var window: String = "all"
+
+    @Option(help: "The orientation to start in (must be supported).")
+    var preferred: String?
+
+    @Option(help: "Command to run on every change (see above).")
+    var exec: String?
+
+    @Flag(help: "Print decisions as JSON.")
+    var json = false
+
+    @Flag(help: "Do not reconnect: exit when the daemon closes the connection.")
+    var once = false
+
+    func makePolicy() throws -> RotationPolicy {
+        do {
+            let preferredOrientation: InterfaceOrientation?
+            if let preferred {
+                guard let value = InterfaceOrientation(rawValue: preferred) else {
+                    throw ValidationError("--preferred: unknown orientation \"\(preferred)\"")
+                }
+                preferredOrientation = value
+            } else {
+                preferredOrientation = nil
+            }
+            return try RotationPolicy(app: InterfaceOrientationMask(parsing: supported), window: InterfaceOrientationMask(parsing: window),
+                                      preferred: preferredOrientation)
+        } catch let error as RotationPolicyError {
+            throw ValidationError("\(error)")
+        }
+    }
+
+    func run() async throws {
+        var policy = try makePolicy()
+        var applied: InterfaceOrientation? = nil
+        var connected = false
+        for await update in connection.client.updates(reconnect: once ? .never : .default) {
+            guard let state = update.state else {
+                if case .disconnected(let reason) = update { printError("orientationctl: disconnected: \(reason)") }
+                continue
+            }
+            connected = true
+            policy.update(device: state.orientation, locked: state.locked)
+            guard policy.interfaceOrientation != applied else { continue }
+            applied = policy.interfaceOrientation
+            decide(policy, state: state)
+        }
+        if !connected { throw CleanExit.message("cannot connect to \(connection.socketPath)", failing: true) }
+    }
+
+    func decide(_ policy: RotationPolicy, state: OrientationState) {
+        let interface = policy.interfaceOrientation
+        let environment = Self.environment(policy, state: state)
+        if json {
+            print(JSONWriter.serialize(.object([("interface", .string(interface.rawValue)), ("rotation", .number(Double(policy.rotationDegrees))),
+                                                ("device", .string(state.orientation.rawValue)), ("locked", .bool(state.locked))])))
+        } else {
+            print("\(interface.rawValue) \(policy.rotationDegrees)")
+        }
+        fflush(nil)
+        guard let exec else { return }
+        let status = Self.run(exec, environment: environment)
+        if status != 0 { printError("orientationctl: command exited with status \(status): \(exec)") }
+    }
+
+    static func environment(_ policy: RotationPolicy, state: OrientationState) -> [(String, String)] {
+        let degrees = policy.rotationDegrees
+        let xrandr = ["normal", "right", "inverted", "left"][degrees / 90]
+        return [("ORIENTATION_INTERFACE", policy.interfaceOrientation.rawValue), ("ORIENTATION_ROTATION", "\(degrees)"),
+                ("ORIENTATION_XRANDR", xrandr), ("ORIENTATION_WL_TRANSFORM", "\((4 - degrees / 90) % 4)"),
+                ("ORIENTATION_DEVICE", state.orientation.rawValue), ("ORIENTATION_LOCKED", state.locked ? "1" : "0")]
+    }
+
+    /// Runs `/bin/sh -c command` with extra environment variables; returns its exit status.
+    static func run(_ command: String, environment: [(String, String)]) -> Int32 {
+        var env = [String]()
+        var index = 0
+        while let entry = environ[index] {
+            let text = String(cString: entry)
+            if !environment.contains(where: { text.hasPrefix($0.0 + "=") }) { env.append(text) }
+            index += 1
+        }
+        env += environment.map { "\($0)=\($1)" }
+        let arguments: [String] = ["/bin/sh", "-c", command]
+        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup($0) } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, "/bin/sh", nil, nil, argv, envp) == 0 else { return 127 }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    }
+}

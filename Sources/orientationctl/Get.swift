@@ -1,0 +1,37 @@
+import ArgumentParser
+import OrientationClient
+
+/// `orientationctl get`: the current state without subscribing.
+struct Get: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print the current orientation without subscribing (the sensor stays closed if nobody listens)."
+    )
+
+    @OptionGroup var connection: ClientOptions
+
+    @Flag(help: "Print one JSON object.")
+    var json = false
+
+    func run() async throws {
+        let snapshot: OrientationClient.Snapshot
+        do {
+            snapshot = try await connection.client.get()
+        } catch {
+            throw CleanExit.message("\(error)", failing: true)
+        }
+        let state = snapshot.state
+        if json {
+            print(UpdateFormat.json(type: "state", state, extra: [
+                ("age", snapshot.age.map { .number($0) } ?? .null), ("sensor-active", .bool(snapshot.sensorActive)),
+                ("subscribers", .number(Double(snapshot.subscribers))),
+            ]))
+            return
+        }
+        print("orientation: \(state.orientation.rawValue)")
+        print("previous:    \(state.previous.rawValue)")
+        print("locked:      \(state.locked ? "yes" : "no")")
+        print("changed:     \(snapshot.age.map { EventFormat.fixed($0, decimals: 1) + " s ago" } ?? "never")")
+        print("sensor:      \(snapshot.sensorActive ? "open" : "closed (nobody subscribes)")")
+        print("subscribers: \(snapshot.subscribers)")
+    }
+}

@@ -1,0 +1,52 @@
+import ArgumentParser
+import OrientationClient
+
+/// `orientationctl monitor`: live events from the daemon.
+struct Monitor: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Subscribe and print every orientation change (and rotation-lock change) as it happens.",
+        discussion: """
+        Prints the current state at once, then one line per change: `time orientation`, or `lock on`/`lock off`. \
+        Reconnects when the daemon restarts (the current state is printed again). With --once, exits \
+        when the daemon closes the connection instead.
+        """
+    )
+
+    @OptionGroup var connection: ClientOptions
+
+    @Flag(help: "Print one JSON object per line.")
+    var json = false
+
+    @Flag(help: "Do not reconnect: exit (status 0) when the daemon closes the connection.")
+    var once = false
+
+    @Option(help: "Wait up to this many seconds for the daemon's socket to appear first.")
+    var wait: Double = 0
+
+    func run() async throws {
+        let client = connection.client
+        if wait > 0, !(await waitForDaemon(client, seconds: wait)) {
+            throw CleanExit.message("no daemon answered on \(connection.socketPath) within \(wait) s", failing: true)
+        }
+        var output = OutputBuffer()
+        var connectedOnce = false
+        for await update in client.updates(reconnect: once ? .never : .default) {
+            switch update {
+            case .connected(let state):
+                connectedOnce = true
+                output.appendLine(json ? UpdateFormat.json(type: "current", state)
+                                       : "\(UpdateFormat.time(state)) \(state.orientation.rawValue)\(state.locked ? " (rotation locked)" : "")")
+            case .orientation(let state):
+                output.appendLine(json ? UpdateFormat.json(type: "orientation", state) : "\(UpdateFormat.time(state)) \(state.orientation.rawValue)")
+            case .lock(let state):
+                output.appendLine(json ? UpdateFormat.json(type: "lock", state) : "lock \(state.locked ? "on" : "off")")
+            case .disconnected(let reason):
+                printError("orientationctl: disconnected: \(reason)\(once ? "" : "; reconnecting")")
+            }
+            output.flush()
+        }
+        if !connectedOnce {
+            throw CleanExit.message("cannot connect to \(connection.socketPath)", failing: true)
+        }
+    }
+}
