@@ -1,0 +1,122 @@
+import Glibc
+import OrientationClient
+import OrientationCore
+import OrientationProtocol
+import Testing
+
+/// The daemon's lifecycle and failure modes, with the real binaries.
+@Suite(.serialized) struct DaemonLifecycleTests {
+    @Test func lockByRootIsReflectedInEveryClientsPolicy() throws {
+        let dir = temporaryDirectory()
+        let socket = dir + "/d.sock"
+        // Device: portrait at 15.9, then landscape-right at 30.7 and landscape-left at 35.9.
+        let log = trimmedRecording(from: 14.0, to: 38.0, directory: dir)
+        let daemon = try ChildProcess([Build.orientationd, "--replay", log, "--speed", "4", "--exit-when-done", "--socket", socket], directory: dir)
+        #expect(waitForSocket(socket))
+        let a = try ChildProcess([Build.orientationctl, "follow", "--once", "--json", "--socket", socket], directory: dir)
+        let b = try ChildProcess([Build.orientationctl, "follow", "--once", "--json", "--supported", "all-but-upside-down", "--socket", socket], directory: dir)
+        // Lock once the device is portrait (log 15.9 s), before the landscapes (30.7 s).
+        let client = try TestSocket(path: socket)
+        _ = client.readLine()
+        client.send("{\"op\":\"subscribe\"}\n")
+        #expect(client.readLine(timeout: 20) { $0.contains("\"orientation\":\"portrait\"") && $0.contains("\"type\":\"orientation\"") } != nil)
+        let locked = try runCapturing([Build.orientationctl, "lock", "--socket", socket])
+        #expect(locked == "rotation locked\n")
+        #expect(a.wait() == 0 && b.wait() == 0 && daemon.wait() == 0)
+        for follower in [a, b] {
+            let decisions = follower.stdout.split(separator: "\n").compactMap { try? JSONReader.parse(String($0)) }
+            #expect(!decisions.contains { $0["interface"]?.stringValue?.hasPrefix("landscape") == true },
+                    "rotation was locked before the landscapes: \(follower.stdout)")
+        }
+    }
+
+    @Test func sigtermSaysGoodbyeRemovesTheSocketAndExitsZero() throws {
+        let dir = temporaryDirectory()
+        let socket = dir + "/d.sock"
+        let daemon = try ChildProcess([Build.orientationd, "--replay", Build.recording, "--loop", "--socket", socket], directory: dir)
+        #expect(waitForSocket(socket))
+        let client = try TestSocket(path: socket)
+        _ = client.readLine()
+        client.send("{\"op\":\"subscribe\"}\n")
+        _ = client.readLine()
+        #expect(daemon.terminate() == 0, "\(daemon.stderr)")
+        #expect(client.readLine(timeout: 5) { $0.contains("\"type\":\"goodbye\"") } != nil)
+        #expect(client.waitForClose())
+        #expect(access(socket, F_OK) != 0)
+        #expect(daemon.stderr.contains("socket server stopped"))
+    }
+
+    @Test func aRegularFileAtTheSocketPathIsRefusedAndKept() throws {
+        let dir = temporaryDirectory()
+        let path = dir + "/notes.txt"
+        let file = fopen(path, "w")
+        fputs("keep me\n", file)
+        fclose(file)
+        let daemon = try ChildProcess([Build.orientationd, "--replay", Build.recording, "--socket", path], directory: dir)
+        #expect(daemon.wait() != 0)
+        #expect(daemon.stderr.contains("\(path) exists and is a regular file, not a socket; refusing to replace it"), "\(daemon.stderr)")
+        #expect(ChildProcess.read(path) == "keep me\n")
+    }
+
+    @Test func aBadConfigurationKeyIsNamedWithItsLine() throws {
+        let dir = temporaryDirectory()
+        let config = dir + "/orientationd.conf"
+        let file = fopen(config, "w")
+        fputs("[server]\nmax-clients = 10\n\n[detector]\nsettle-tim = 0.2\n", file)
+        fclose(file)
+        let daemon = try ChildProcess([Build.orientationd, "--replay", Build.recording, "--config", config, "--socket", dir + "/s"], directory: dir)
+        #expect(daemon.wait() != 0)
+        #expect(daemon.stderr.contains("\(config):5: unknown detector parameter settle-tim; did you mean 'settle-time'?"), "\(daemon.stderr)")
+        let bad = dir + "/server.conf"
+        let second = fopen(bad, "w")
+        fputs("[server]\nmax-clients = many\n", second)
+        fclose(second)
+        let other = try ChildProcess([Build.orientationd, "--replay", Build.recording, "--config", bad, "--socket", dir + "/s"], directory: dir)
+        #expect(other.wait() != 0)
+        #expect(other.stderr.contains("\(bad):2: max-clients: must be a positive whole number, not \"many\""), "\(other.stderr)")
+    }
+
+    @Test func aMalformedReplayLogNamesFileAndLine() throws {
+        let dir = temporaryDirectory()
+        let log = dir + "/bad.log"
+        let file = fopen(log, "w")
+        fputs("# orientationd-log v1\ntime,accel_x,accel_y,accel_z\n0,0,-9.8,0\n0.1,0,x,0\n", file)
+        fclose(file)
+        let daemon = try ChildProcess([Build.orientationd, "--replay", log, "--socket", dir + "/s"], directory: dir)
+        #expect(daemon.wait() != 0)
+        #expect(daemon.stderr.contains("\(log):4: column accel_y: \"x\" is not a number"), "\(daemon.stderr)")
+    }
+
+    /// The Swift client survives a daemon restart: it reports the disconnect, reconnects,
+    /// re-subscribes and delivers the current state.
+    @Test func theClientLibraryReconnectsAfterARestart() async throws {
+        let dir = temporaryDirectory()
+        let socket = dir + "/d.sock"
+        let log = trimmedRecording(from: 14.0, to: 20.0, directory: dir)  // ends in portrait
+        var daemon = try ChildProcess([Build.orientationd, "--replay", log, "--speed", "max", "--socket", socket], directory: dir)
+        #expect(waitForSocket(socket))
+        let client = OrientationClient(socketPath: socket)
+        var updates = client.updates(reconnect: ReconnectPolicy(initialDelay: 0.05, maximumDelay: 0.2)).makeAsyncIterator()
+        guard case .connected = await updates.next() else { Issue.record("not connected"); return }
+        // Wait for portrait, then restart the daemon.
+        while let update = await updates.next() {
+            if case .orientation(let state) = update, state.orientation == .portrait { break }
+        }
+        #expect(daemon.terminate() == 0)
+        guard case .disconnected(let reason) = await updates.next() else { Issue.record("no disconnect"); return }
+        #expect(reason == "orientationd is shutting down")
+        daemon = try ChildProcess([Build.orientationd, "--replay", log, "--speed", "max", "--socket", socket], directory: dir)
+        var reconnected: OrientationState? = nil
+        while let update = await updates.next() {
+            if case .connected(let state) = update { reconnected = state; break }
+        }
+        #expect(reconnected != nil, "reconnected after the restart")
+        // The new daemon replays for the re-subscribed client and reaches portrait again.
+        var sawPortrait = reconnected?.orientation == .portrait
+        while !sawPortrait, let update = await updates.next() {
+            if case .orientation(let state) = update, state.orientation == .portrait { sawPortrait = true }
+        }
+        #expect(sawPortrait)
+        #expect(daemon.terminate() == 0)
+    }
+}
