@@ -2,7 +2,7 @@
 SWIFT ?= swift
 LOG ?= data/xio-fusion/handheld.log
 
-.PHONY: all setup build demo test bench clean
+.PHONY: all setup build demo replay test bench clean
 
 all: build
 
@@ -13,10 +13,16 @@ setup:
 build: setup
 	$(SWIFT) build
 
-## The main job on the bundled real recording: replay it through the detector.
+## The main job on the bundled real recording: the daemon replays it over a private socket and
+## orientationctl monitor prints what it publishes (DEMO_SPEED=5 by default).
 demo: setup
+	$(SWIFT) build -c release --product orientationd
 	$(SWIFT) build -c release --product orientationctl
-	@echo "== orientationctl replay $(LOG) (a real hand-held IMU, 135 s at 99 Hz)"
+	scripts/demo.sh
+
+## The detector alone on the recording, as fast as possible.
+replay: setup
+	$(SWIFT) build -c release --product orientationctl
 	.build/release/orientationctl replay $(LOG)
 
 ## Every test. The last line printed is Swift Testing's summary.
@@ -26,6 +32,7 @@ test: setup
 ## Benchmarks in a release build; writes the report quoted in docs/PERFORMANCE.md.
 bench: setup
 	$(SWIFT) build -c release --product orientationctl
+	$(SWIFT) build -c release --product orientationd
 	$(SWIFT) build -c release --product OrientationBenchmarks
 	.build/release/OrientationBenchmarks --output bench-results.md
 

@@ -103,7 +103,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "OrientationBenchmarks",
-            dependencies: ["OrientationCore", "SensorLog", "MotionSynthesis"],
+            dependencies: [
+                "OrientationCore", "SensorLog", "MotionSynthesis", "OrientationServer",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Benchmarks/OrientationBenchmarks",
             swiftSettings: strictSettings
         ),

@@ -4,9 +4,10 @@
 #   libiio-dev, libudev-dev, pkg-config: the CLibIIO and CLibUdev system-library targets
 #   udev: systemd's hwdb (60-sensor.hwdb), whose every mount matrix the tests parse
 #   umockdev, libumockdev-dev: fake sysfs and /dev for the libiio/libudev integration tests
+#   systemd: systemd-analyze (unit checks) and systemd-socket-activate (socket activation test)
 set -euo pipefail
 
-packages=(libiio-dev libudev-dev pkg-config udev umockdev libumockdev-dev)
+packages=(libiio-dev libudev-dev pkg-config udev umockdev libumockdev-dev systemd)
 
 if ! command -v swift >/dev/null 2>&1; then
     echo "setup: no 'swift' on PATH; install the Swift 6 toolchain (swift.org) first" >&2

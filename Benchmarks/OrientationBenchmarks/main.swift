@@ -220,6 +220,59 @@ for rate in [50.0, 100.0] {
     }
 }
 unlink(logPath)
+emit()
+
+// MARK: - Socket server
+
+emit("## Event delivery over the socket")
+emit()
+emit("Latency from the publisher handing an event to the hub (what the detector's sink does) to a subscriber reading its line, over real Unix sockets; subscribers are plain sockets read with poll(2) by one thread. Stalled clients subscribed, filled their socket buffers, and never read again.")
+emit()
+emit("| subscribers | stalled clients | events | median | p99 | max |")
+emit("|---:|---:|---:|---:|---:|---:|")
+for (subscribers, stalled, events) in [(1, 0, quick ? 200 : 1000), (1000, 0, quick ? 20 : 100), (100, 0, quick ? 50 : 200), (100, 1, quick ? 50 : 200)] {
+    let latencies = await measureEventLatency(subscribers: subscribers, events: events, stalledClients: stalled)
+    func p(_ q: Double) -> Double { latencies[min(latencies.count - 1, Int(Double(latencies.count) * q))] * 1e6 }
+    emit("| \(subscribers) | \(stalled) | \(events) | \(fixed(p(0.5), 0)) µs | \(fixed(p(0.99), 0)) µs | \(fixed(latencies.last! * 1e6, 0)) µs |")
+}
+emit()
+
+// The real daemon's memory, idle and with 1,000 subscribers.
+let orientationd = (directory.isEmpty ? "." : directory) + "/orientationd"
+let recording = "data/xio-fusion/handheld.log"
+if access(orientationd, X_OK) == 0, access(recording, R_OK) == 0 {
+    let socketPath = temporarySocketPath()
+    var pid: pid_t = 0
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    let daemonArguments: [String] = [orientationd, "--replay", recording, "--loop", "--speed", "10", "--socket", socketPath, "--log-level", "warning"]
+    let argv: [UnsafeMutablePointer<CChar>?] = daemonArguments.map { strdup($0) } + [nil]
+    posix_spawn(&pid, orientationd, &actions, nil, argv, environ)
+    var waited = 0
+    while access(socketPath, F_OK) != 0 && waited < 500 { usleep(10_000); waited += 1 }
+    usleep(500_000)
+    let idle = residentKiB(pid: pid) ?? 0
+    var subscribers = RawSubscribers()
+    subscribers.connect(1000, path: socketPath)
+    _ = subscribers.waitForLines(3) { $0.contains("\"orientation\"") }  // events flowing to all
+    let busy = residentKiB(pid: pid) ?? 0
+    subscribers.closeAll()
+    kill(pid, SIGTERM)
+    var status: Int32 = 0
+    waitpid(pid, &status, 0)
+    emit("## Daemon memory")
+    emit()
+    emit("`orientationd --replay data/xio-fusion/handheld.log --loop --speed 10` as built beside this benchmark, VmRSS from /proc after 0.5 s idle, then with 1,000 subscribers once each had received three events:")
+    emit()
+    emit("| state | resident memory |")
+    emit("|---|---:|")
+    emit("| idle, no client | \(fixed(Double(idle) / 1024, 1)) MiB |")
+    emit("| 1,000 subscribers receiving events | \(fixed(Double(busy) / 1024, 1)) MiB |")
+    emit()
+} else {
+    emit("(orientationd not found beside the benchmark, or run outside the repository: memory not measured)")
+}
 
 if let outputPath {
     let text = report.joined(separator: "\n") + "\n"

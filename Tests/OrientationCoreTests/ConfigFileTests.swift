@@ -53,8 +53,9 @@ import Testing
             guard line.hasPrefix("#"), line.dropFirst().first?.isLetter == true, line.contains("=") else { return String(line) }
             return String(line.dropFirst().split(separator: "#")[0])
         }.joined(separator: "\n")
-        let file = try ConfigFile(parsing: uncommented, source: path, knownSections: ["detector"])
-        #expect(file.entries.count == OrientationDetector.Configuration.parameters.count)
+        let file = try ConfigFile(parsing: uncommented, source: path, knownSections: ["detector", "server"])
+        #expect(file.entries(in: "detector").count == OrientationDetector.Configuration.parameters.count)
+        #expect(file.entries(in: "server").count == 8)
         var configuration = OrientationDetector.Configuration()
         configuration.settleTime = 42
         try configuration.apply(file)

@@ -119,4 +119,28 @@ import Testing
         #expect(sawPortrait)
         #expect(daemon.terminate() == 0)
     }
+
+    /// The shipped sample configuration, every setting uncommented, is accepted by the daemon.
+    @Test func theSampleConfigurationIsAcceptedByTheDaemon() throws {
+        let dir = temporaryDirectory()
+        let sample = ChildProcess.read(Build.repository + "/config/orientationd.conf")
+        let uncommented = sample.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+            guard line.hasPrefix("#"), line.dropFirst().first?.isLetter == true, line.contains("=") else { return String(line) }
+            let setting = String(line.dropFirst().split(separator: "#")[0])
+            return setting.hasPrefix("socket-group") || setting.hasPrefix("privileged-group") ? "" : setting
+        }.joined(separator: "\n")
+        let config = dir + "/orientationd.conf"
+        let file = fopen(config, "w")
+        fputs(uncommented, file)
+        fclose(file)
+        let socket = dir + "/d.sock"
+        let daemon = try ChildProcess([Build.orientationd, "--config", config, "--socket", socket, "--replay", Build.recording,
+                                       "--speed", "max", "--exit-when-done"], directory: dir)
+        #expect(waitForSocket(socket), "\(daemon.stderr)")
+        let client = try TestSocket(path: socket)
+        _ = client.readLine()
+        client.send("{\"op\":\"subscribe\"}\n")
+        #expect(client.readLine(timeout: 20) { $0.contains("\"goodbye\"") } != nil)
+        #expect(daemon.wait() == 0, "\(daemon.stderr)")
+    }
 }

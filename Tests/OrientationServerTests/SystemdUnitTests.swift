@@ -1,0 +1,61 @@
+import Glibc
+import Testing
+
+/// The shipped systemd units, checked by systemd's own tools (`make setup` installs them).
+@Suite(.serialized) struct SystemdUnitTests {
+    /// The units with ExecStart pointing at the built binary (verify checks that it exists).
+    static func stagedUnits() throws -> String {
+        let directory = temporaryDirectory()
+        for name in ["orientationd.service", "orientationd.socket"] {
+            let text = ChildProcess.read(Build.repository + "/systemd/" + name)
+            #expect(!text.isEmpty, "systemd/\(name) missing")
+            let staged = text.replacingOccurrences("/usr/bin/orientationd", with: Build.orientationd)
+            let file = fopen(directory + "/" + name, "w")
+            fputs(staged, file)
+            fclose(file)
+        }
+        return directory
+    }
+
+    @Test func unitsPassSystemdAnalyzeVerify() throws {
+        let directory = try Self.stagedUnits()
+        let run = try ChildProcess(["/usr/bin/systemd-analyze", "verify", directory + "/orientationd.socket",
+                                    directory + "/orientationd.service"], directory: directory)
+        #expect(run.wait() == 0, "systemd-analyze verify: \(run.stdout)\(run.stderr)")
+        #expect(run.stderr.isEmpty, "warnings: \(run.stderr)")
+    }
+
+    @Test func theServiceIsWellSandboxed() throws {
+        let directory = try Self.stagedUnits()
+        let run = try ChildProcess(["/usr/bin/systemd-analyze", "security", "--offline=yes", directory + "/orientationd.service"],
+                                   directory: directory)
+        #expect(run.wait() == 0, "\(run.stderr)")
+        // "→ Overall exposure level for orientationd.service: 1.7 OK 🙂"
+        let line = try #require(run.stdout.split(separator: "\n").first { $0.contains("Overall exposure level") })
+        let score = try #require(line.split(separator: ":").last?.split(separator: " ").first.flatMap { Double($0) })
+        #expect(score <= 2.0, "exposure \(score): \(line)")
+    }
+
+    /// Socket activation for real: systemd-socket-activate listens, passes fd 3, and the daemon
+    /// serves on it (and leaves the socket file, which belongs to the service manager).
+    @Test func socketActivationServesOnThePassedSocket() throws {
+        let directory = temporaryDirectory()
+        let socket = directory + "/activated.sock"
+        let activator = try ChildProcess(["/usr/bin/systemd-socket-activate", "-l", socket, Build.orientationd, "--replay",
+                                          Build.recording, "--speed", "max", "--exit-when-done"], directory: directory)
+        #expect(waitForSocket(socket), "\(activator.stderr)")
+        let client = try TestSocket(path: socket)
+        _ = client.readLine()
+        client.send("{\"op\":\"subscribe\"}\n")
+        #expect(client.readLine(timeout: 20) { $0.contains("\"type\":\"goodbye\"") } != nil)
+        #expect(activator.wait() == 0, "\(activator.stderr)")
+        #expect(activator.stderr.contains("activation=systemd"), "\(activator.stderr)")
+        #expect(access(socket, F_OK) == 0, "the manager's socket file is not ours to remove")
+    }
+}
+
+extension String {
+    func replacingOccurrences(_ target: String, with replacement: String) -> String {
+        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+    }
+}
