@@ -60,6 +60,14 @@ let package = Package(
             dependencies: ["OrientationCore", "SensorLog", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
+        // Real sensors: libudev discovery and hotplug, libiio buffered and polled sources. Every
+        // libiio/libudev handle is owned by one thread and never crosses into async code.
+        .target(
+            name: "SensorIIO",
+            dependencies: ["OrientationCore", "SensorPipeline", "SensorLog", "CLibIIO", "CLibUdev",
+                           .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "OrientationServer",
             dependencies: [

@@ -20,7 +20,7 @@ struct DetectorOptions: ParsableArguments {
         if let configFile {
             let text = String(decoding: try readFile(configFile), as: UTF8.self)
             do {
-                let file = try ConfigFile(parsing: text, source: configFile, knownSections: [OrientationDetector.Configuration.configFileSection])
+                let file = try ConfigFile(parsing: text, source: configFile, knownSections: ConfigFile.orientationdSections)
                 try configuration.apply(file)
             } catch {
                 throw ValidationError(error.description)

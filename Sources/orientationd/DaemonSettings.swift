@@ -18,7 +18,7 @@ struct DaemonSettings {
             let bytes = try Self.read(path)
             do {
                 let file = try ConfigFile(parsing: bytes, source: path,
-                                          knownSections: [OrientationDetector.Configuration.configFileSection, Self.serverSection])
+                                          knownSections: ConfigFile.orientationdSections)
                 try detector.apply(file)
                 try Self.apply(file, to: &server)
             } catch {

@@ -1,0 +1,109 @@
+/// Which sensors orientationd uses, and why: the logic behind `orientationd --list-sensors`.
+///
+/// Rules:
+/// - A configured selector (`--sensor`) wins when it matches: an id (`iio:device3`), a name
+///   (`bmc150_accel`), a sysfs path, or a udev property `KEY=VALUE`. A configured selector that
+///   matches nothing is reported, and the automatic choice applies.
+/// - Otherwise: accelerometers only; a `base` accelerometer is never used for screen
+///   orientation (it is listed, with that reason); an explicit `display` location beats an
+///   unknown one; then a device with a buffer beats one without; then the lowest id.
+/// - A gyroscope is used alongside when there is one that is not in the base.
+public struct SensorChoice: Hashable, Sendable {
+    /// The accelerometer to read, if any.
+    public var accelerometer: SensorDescription?
+    /// A gyroscope to merge, if any.
+    public var gyroscope: SensorDescription?
+    /// One line per device: why it was chosen or skipped.
+    public var reasons: [String: String]
+    /// Problems to warn about (a selector that matched nothing).
+    public var warnings: [String]
+
+    public static func choose(from sensors: [SensorDescription], selector: String? = nil) -> SensorChoice {
+        var reasons: [String: String] = [:]
+        var warnings: [String] = []
+        let ordered = sensors.sorted { Self.number($0.id) < Self.number($1.id) }
+        if let selector {
+            if let match = ordered.first(where: { Self.matches($0, selector) }) {
+                guard match.kind == .accelerometer else {
+                    warnings.append("--sensor \(selector) matches \(match.id) (\(match.name)), which is not an accelerometer; choosing automatically")
+                    return choose(from: sensors, selector: nil).adding(warnings: warnings)
+                }
+                for sensor in ordered where sensor != match { reasons[sensor.id] = "not the configured sensor (\(selector))" }
+                reasons[match.id] = "configured with --sensor \(selector)"
+                let gyro = Self.gyroscope(in: ordered, reasons: &reasons)
+                return SensorChoice(accelerometer: match, gyroscope: gyro, reasons: reasons, warnings: warnings)
+            }
+            warnings.append("--sensor \(selector) matches no IIO device; choosing automatically")
+        }
+        var best: SensorDescription? = nil
+        for sensor in ordered {
+            switch sensor.kind {
+            case .other:
+                reasons[sensor.id] = "not an accelerometer or gyroscope"
+            case .gyroscope:
+                continue
+            case .accelerometer:
+                if sensor.location == .base {
+                    reasons[sensor.id] = "accelerometer in the base (\(sensor.locationSource)): never used for screen orientation"
+                } else if let current = best {
+                    if Self.rank(sensor) > Self.rank(current) {
+                        reasons[current.id] = "another accelerometer is preferred (\(sensor.id))"
+                        best = sensor
+                    } else {
+                        reasons[sensor.id] = "another accelerometer is preferred (\(current.id))"
+                    }
+                } else {
+                    best = sensor
+                }
+            }
+        }
+        if let best {
+            var why = "display accelerometer"
+            why += best.location == .display ? " (\(best.locationSource))" : " (location not stated: assumed display)"
+            why += best.hasBuffer ? ", buffered" : ", polled (no buffer)"
+            reasons[best.id] = why
+        }
+        let gyro = Self.gyroscope(in: ordered, reasons: &reasons)
+        return SensorChoice(accelerometer: best, gyroscope: gyro, reasons: reasons, warnings: warnings)
+    }
+
+    private func adding(warnings more: [String]) -> SensorChoice {
+        var copy = self
+        copy.warnings = more + warnings
+        return copy
+    }
+
+    private static func gyroscope(in sensors: [SensorDescription], reasons: inout [String: String]) -> SensorDescription? {
+        var chosen: SensorDescription? = nil
+        for sensor in sensors where sensor.kind == .gyroscope {
+            if sensor.location == .base {
+                reasons[sensor.id] = "gyroscope in the base: not used"
+            } else if chosen == nil {
+                chosen = sensor
+                reasons[sensor.id] = "gyroscope, merged with the accelerometer"
+            } else {
+                reasons[sensor.id] = "another gyroscope is used (\(chosen!.id))"
+            }
+        }
+        return chosen
+    }
+
+    /// Display beats unknown, buffered beats polled.
+    private static func rank(_ s: SensorDescription) -> Int {
+        (s.location == .display ? 2 : 0) + (s.hasBuffer ? 1 : 0)
+    }
+
+    static func matches(_ sensor: SensorDescription, _ selector: String) -> Bool {
+        if selector == sensor.id || selector == sensor.name || selector == sensor.sysfsPath { return true }
+        if let equals = selector.firstIndex(of: "=") {
+            let key = String(selector[..<equals]), value = String(selector[selector.index(after: equals)...])
+            return sensor.properties[key] == value
+        }
+        return false
+    }
+
+    /// `iio:device12` → 12, for ordering (10 after 9).
+    static func number(_ id: String) -> Int {
+        Int(id.reversed().prefix { $0.isNumber }.reversed().map(String.init).joined()) ?? Int.max
+    }
+}

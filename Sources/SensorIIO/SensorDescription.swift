@@ -1,0 +1,65 @@
+/// What discovery learned about one IIO device.
+public struct SensorDescription: Hashable, Sendable {
+    /// What the device measures, by its channels.
+    public enum Kind: String, Hashable, Sendable {
+        case accelerometer, gyroscope, other
+    }
+
+    /// Where an accelerometer sits on a 2-in-1: in the display (the one that rotates the screen)
+    /// or in the base (used for hinge angles, never for screen orientation).
+    public enum Location: String, Hashable, Sendable {
+        case display, base, unknown
+    }
+
+    /// The kernel name, e.g. `iio:device0`.
+    public var id: String
+    /// The driver's name attribute, e.g. `accel_3d`, `bmc150_accel`.
+    public var name: String
+    /// The sysfs path, e.g. `/sys/devices/…/iio:device0`.
+    public var sysfsPath: String
+    /// The device node, e.g. `/dev/iio:device0` (`nil` without one: polled only).
+    public var deviceNode: String?
+    public var kind: Kind
+    public var location: Location
+    /// Where ``location`` came from (`udev ACCEL_LOCATION`, `sysfs label`, `sysfs location`,
+    /// `default`).
+    public var locationSource: String
+    /// The sysfs `label`, if any.
+    public var label: String?
+    /// udev properties (all of them, for matching `--sensor KEY=VALUE`).
+    public var properties: [String: String]
+    /// Mount-matrix candidates from udev and sysfs, in precedence order.
+    public var mountMatrixCandidates: [MountMatrixCandidateText]
+    /// True when the device has a buffer (scan elements and a device node).
+    public var hasBuffer: Bool
+    /// Names of the axis channels found (`accel_x`, …, `anglvel_z`).
+    public var channels: [String]
+
+    public init(id: String, name: String, sysfsPath: String, deviceNode: String?, kind: Kind, location: Location,
+                locationSource: String, label: String?, properties: [String: String],
+                mountMatrixCandidates: [MountMatrixCandidateText], hasBuffer: Bool, channels: [String]) {
+        self.id = id
+        self.name = name
+        self.sysfsPath = sysfsPath
+        self.deviceNode = deviceNode
+        self.kind = kind
+        self.location = location
+        self.locationSource = locationSource
+        self.label = label
+        self.properties = properties
+        self.mountMatrixCandidates = mountMatrixCandidates
+        self.hasBuffer = hasBuffer
+        self.channels = channels
+    }
+}
+
+/// A mount matrix text and where it was read.
+public struct MountMatrixCandidateText: Hashable, Sendable {
+    public var source: String
+    public var text: String
+
+    public init(source: String, text: String) {
+        self.source = source
+        self.text = text
+    }
+}

@@ -1,0 +1,101 @@
+import CLibUdev
+import Glibc
+
+/// Finds IIO devices through libudev and describes them.
+///
+/// The udev handles live only inside one call (created, used and released on the calling thread);
+/// nothing libudev returns escapes as anything but Swift values.
+public enum UdevDiscovery {
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Every device of the `iio` subsystem, described; sorted by id.
+    public static func sensors() throws(Failure) -> [SensorDescription] {
+        guard let udev = udev_new() else { throw Failure(description: "udev_new failed") }
+        defer { udev_unref(udev) }
+        guard let enumerate = udev_enumerate_new(udev) else { throw Failure(description: "udev_enumerate_new failed") }
+        defer { udev_enumerate_unref(enumerate) }
+        udev_enumerate_add_match_subsystem(enumerate, "iio")
+        guard udev_enumerate_scan_devices(enumerate) >= 0 else { throw Failure(description: "cannot scan udev devices") }
+        var result: [SensorDescription] = []
+        var entry = udev_enumerate_get_list_entry(enumerate)
+        while let current = entry {
+            if let path = udev_list_entry_get_name(current), let device = udev_device_new_from_syspath(udev, path) {
+                if let description = describe(device) { result.append(description) }
+                udev_device_unref(device)
+            }
+            entry = udev_list_entry_get_next(current)
+        }
+        return result.sorted { SensorChoice.number($0.id) < SensorChoice.number($1.id) }
+    }
+
+    /// Describes one udev device of the iio subsystem; `nil` for things that are not IIO devices
+    /// (triggers, buffers).
+    static func describe(_ device: OpaquePointer) -> SensorDescription? {
+        guard let sysname = udev_device_get_sysname(device).map({ String(cString: $0) }), sysname.hasPrefix("iio:device"),
+              let syspath = udev_device_get_syspath(device).map({ String(cString: $0) }) else { return nil }
+        var properties: [String: String] = [:]
+        var property = udev_device_get_properties_list_entry(device)
+        while let current = property {
+            if let name = udev_list_entry_get_name(current), let value = udev_list_entry_get_value(current) {
+                properties[String(cString: name)] = String(cString: value)
+            }
+            property = udev_list_entry_get_next(current)
+        }
+        var attributes = Set<String>()
+        var attribute = udev_device_get_sysattr_list_entry(device)
+        while let current = attribute {
+            if let name = udev_list_entry_get_name(current) { attributes.insert(String(cString: name)) }
+            attribute = udev_list_entry_get_next(current)
+        }
+        func sysattr(_ name: String) -> String? {
+            guard let value = udev_device_get_sysattr_value(device, name) else { return nil }
+            let text = String(cString: value).trimmingCharacters(in: "\n\0 ")
+            return text.isEmpty ? nil : text
+        }
+        let axes = ["x", "y", "z"]
+        let accel = axes.map { "accel_\($0)" }.filter { attributes.contains("in_\($0)_raw") || attributes.contains("in_\($0)_input") }
+        let gyro = axes.map { "anglvel_\($0)" }.filter { attributes.contains("in_\($0)_raw") || attributes.contains("in_\($0)_input") }
+        let kind: SensorDescription.Kind = accel.count == 3 ? .accelerometer : (gyro.count == 3 ? .gyroscope : .other)
+
+        var location = SensorDescription.Location.unknown
+        var locationSource = "default"
+        if let value = properties["ACCEL_LOCATION"] {
+            location = value == "base" ? .base : (value == "display" ? .display : .unknown)
+            locationSource = "udev ACCEL_LOCATION=\(value)"
+        } else if let label = sysattr("label"), label.contains("base") || label.contains("display") {
+            location = label.contains("base") ? .base : .display
+            locationSource = "sysfs label=\(label)"
+        } else if let value = sysattr("location"), ["base", "lid", "display"].contains(value) {
+            location = value == "base" ? .base : .display
+            locationSource = "sysfs location=\(value)"
+        }
+
+        var candidates: [MountMatrixCandidateText] = []
+        if let matrix = properties["ACCEL_MOUNT_MATRIX"] {
+            candidates.append(MountMatrixCandidateText(source: "udev ACCEL_MOUNT_MATRIX", text: matrix))
+        }
+        let prefix = kind == .gyroscope ? "in_anglvel" : "in_accel"
+        for name in ["\(prefix)_mount_matrix", "mount_matrix", "in_mount_matrix"] {
+            if let matrix = sysattr(name) {
+                candidates.append(MountMatrixCandidateText(source: "sysfs \(syspath)/\(name)", text: matrix))
+            }
+        }
+        let node = udev_device_get_devnode(device).map { String(cString: $0) }
+        let hasBuffer = node != nil && access(syspath + "/scan_elements", F_OK) == 0 && access(syspath + "/buffer/enable", F_OK) == 0
+        return SensorDescription(id: sysname, name: sysattr("name") ?? sysname, sysfsPath: syspath, deviceNode: node, kind: kind,
+                                 location: location, locationSource: locationSource, label: sysattr("label"),
+                                 properties: properties, mountMatrixCandidates: candidates, hasBuffer: hasBuffer,
+                                 channels: accel + gyro)
+    }
+}
+
+extension String {
+    func trimmingCharacters(in set: String) -> String {
+        var s = Substring(self)
+        while let c = s.first, set.contains(c) { s.removeFirst() }
+        while let c = s.last, set.contains(c) { s.removeLast() }
+        return String(s)
+    }
+}
