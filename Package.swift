@@ -38,6 +38,12 @@ let package = Package(
         ),
 
         .target(name: "CSystemShims"),
+        // Tests only: the umockdev testbed API.
+        .systemLibrary(
+            name: "CUMockdev",
+            pkgConfig: "umockdev-1.0",
+            providers: [.apt(["libumockdev-dev"])]
+        ),
 
         // MARK: Pure logic.
         .target(
@@ -142,6 +148,15 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
+            swiftSettings: strictSettings
+        ),
+        // Pure parts of SensorIIO (sensor choice, mount-matrix precedence).
+        .testTarget(name: "SensorIIOTests", dependencies: ["SensorIIO", "OrientationCore"], swiftSettings: strictSettings),
+        // libiio and libudev for real, against umockdev testbeds. umockdev's state is process-global:
+        // run this target alone, under umockdev-wrapper (scripts/run-tests.sh does).
+        .testTarget(
+            name: "SensorIIOIntegrationTests",
+            dependencies: ["SensorIIO", "SensorPipeline", "OrientationCore", "CUMockdev"],
             swiftSettings: strictSettings
         ),
         .testTarget(

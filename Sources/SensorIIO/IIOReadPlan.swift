@@ -1,0 +1,40 @@
+import OrientationCore
+
+/// Everything a reader thread needs, as plain values (it creates its own libiio context).
+public struct IIOReadPlan: Sendable, Hashable {
+    /// How samples are read.
+    public enum Mode: Sendable, Hashable {
+        /// Through the device's buffer (`/dev/iio:deviceN`), `batch` samples per wake-up.
+        case buffered(batch: Int)
+        /// By reading `in_*_raw` attributes `rate` times per second (drivers without a buffer).
+        case polled(rate: Double)
+    }
+
+    /// The IIO device id (`iio:device0`).
+    public var device: String
+    public var mode: Mode
+    /// Sampling frequency to request from the driver (buffered mode), if any.
+    public var samplingFrequency: Double?
+    /// Applied to acceleration and angular rate: sensor axes → screen axes.
+    public var mountMatrix: MountMatrix
+    /// Read the device's `anglvel_*` channels too (an IMU with both in one device).
+    public var readsGyroscope: Bool
+    /// No sample for this long means the sensor stalled: the stream fails, the pipeline reopens.
+    public var stallTimeout: Double
+
+    public init(device: String, mode: Mode, samplingFrequency: Double? = nil, mountMatrix: MountMatrix = .identity,
+                readsGyroscope: Bool = false, stallTimeout: Double = 3) {
+        self.device = device
+        self.mode = mode
+        self.samplingFrequency = samplingFrequency
+        self.mountMatrix = mountMatrix
+        self.readsGyroscope = readsGyroscope
+        self.stallTimeout = stallTimeout
+    }
+}
+
+/// Why reading a sensor failed.
+public struct IIOError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,224 @@
+import CLibIIO
+import Glibc
+import OrientationCore
+import Synchronization
+
+/// Reads one IIO device on a dedicated thread and yields samples in the canonical frame.
+///
+/// Contract: the libiio context, device, channels and buffer are created, used and destroyed
+/// inside ``run()`` on the reader's own thread; nothing but `Sample` values and errors leave it.
+/// ``stop()`` asks the thread to finish and waits for it, so when it returns the buffer is
+/// disabled (`buffer/enable` back to 0) and the device closed. Values are
+/// `(raw + offset) × scale` (per-axis scale where the driver has it), converted from the scan
+/// format by libiio's own `iio_channel_convert` (sign, shift, endianness), then `M · value`.
+final class IIOReader: @unchecked Sendable {
+    // @unchecked: `thread` is written once before start returns and read by stop; `stopping`
+    // is a Mutex; everything else is immutable or lives on the reader thread only.
+    let plan: IIOReadPlan
+    private let continuation: AsyncThrowingStream<Sample, Error>.Continuation
+    private let stopping = Mutex(false)
+    private var thread: pthread_t?
+
+    init(plan: IIOReadPlan, continuation: AsyncThrowingStream<Sample, Error>.Continuation) {
+        self.plan = plan
+        self.continuation = continuation
+    }
+
+    func start() throws(IIOError) {
+        let box = Unmanaged.passRetained(self)
+        var handle = pthread_t()
+        let result = pthread_create(&handle, nil, { argument in
+            let reader = Unmanaged<IIOReader>.fromOpaque(argument!).takeRetainedValue()
+            reader.run()
+            return nil
+        }, box.toOpaque())
+        guard result == 0 else {
+            box.release()
+            throw IIOError("cannot start the reader thread: \(String(cString: strerror(result)))")
+        }
+        thread = handle
+    }
+
+    /// Stops and joins the thread (the sensor is closed when this returns).
+    func stop() {
+        stopping.withLock { $0 = true }
+        if let thread {
+            pthread_join(thread, nil)
+            self.thread = nil
+        }
+    }
+
+    private var shouldStop: Bool { stopping.withLock { $0 } }
+
+    // MARK: - The reader thread
+
+    private func run() {
+        do {
+            try read()
+            continuation.finish()
+        } catch {
+            continuation.finish(throwing: error)
+        }
+    }
+
+    struct Axis: Hashable {
+        static func == (a: Axis, b: Axis) -> Bool { a.channel == b.channel }
+        func hash(into hasher: inout Hasher) { hasher.combine(channel) }
+        let channel: OpaquePointer
+        let scale: Double
+        let offset: Double
+        let bytes: Int
+        let signed: Bool
+    }
+
+    private func read() throws(IIOError) {
+        guard let context = iio_create_local_context() else {
+            throw IIOError("cannot create a libiio context: \(String(cString: strerror(errno)))")
+        }
+        defer { iio_context_destroy(context) }
+        iio_context_set_timeout(context, 250)
+        guard let device = iio_context_find_device(context, plan.device) else {
+            throw IIOError("\(plan.device) is gone")
+        }
+        let accel = try axes(device, "accel")
+        let gyro = plan.readsGyroscope ? try axes(device, "anglvel") : []
+        switch plan.mode {
+        case .polled(let rate):
+            try poll(accel: accel, gyro: gyro, rate: rate)
+        case .buffered(let batch):
+            try stream(device: device, accel: accel, gyro: gyro, batch: batch)
+        }
+    }
+
+    private func axes(_ device: OpaquePointer, _ kind: String) throws(IIOError) -> [Axis] {
+        var result: [Axis] = []
+        for axis in ["x", "y", "z"] {
+            guard let channel = iio_device_find_channel(device, "\(kind)_\(axis)", false) else {
+                throw IIOError("\(plan.device) has no \(kind)_\(axis) channel")
+            }
+            var scale = 1.0, offset = 0.0
+            if iio_channel_attr_read_double(channel, "scale", &scale) != 0 { scale = 1 }
+            if iio_channel_attr_read_double(channel, "offset", &offset) != 0 { offset = 0 }
+            let format = iio_channel_get_data_format(channel)!.pointee
+            result.append(Axis(channel: channel, scale: scale, offset: offset, bytes: Int(format.length) / 8, signed: format.is_signed))
+        }
+        return result
+    }
+
+    private func vector(_ axes: [Axis], _ raw: (Axis) -> Double) -> Vector3 {
+        let v = axes.map { (raw($0) + $0.offset) * $0.scale }
+        return plan.mountMatrix.apply(Vector3(v[0], v[1], v[2]))
+    }
+
+    /// Drivers without a buffer (da280, da217…): read the raw attributes on a fixed clock.
+    private func poll(accel: [Axis], gyro: [Axis], rate: Double) throws(IIOError) {
+        let period = 1 / max(rate, 0.1)
+        var next = Self.monotonic()
+        var lastGood = next
+        while !shouldStop {
+            var raw: [Axis: Double] = [:]
+            var ok = true
+            for axis in accel + gyro {
+                var value: Double = 0
+                if iio_channel_attr_read_double(axis.channel, "raw", &value) != 0 { ok = false; break }
+                raw[axis] = value
+            }
+            let now = Self.monotonic()
+            if ok {
+                lastGood = now
+                let a = vector(accel) { raw[$0]! }
+                let w: Vector3? = gyro.isEmpty ? nil : vector(gyro) { raw[$0]! }
+                continuation.yield(Sample(time: now, acceleration: a, angularRate: w))
+            } else if now - lastGood > plan.stallTimeout {
+                throw IIOError("\(plan.device) stalled: no reading for \(plan.stallTimeout) s")
+            }
+            next += period
+            if next < now { next = now }
+            Self.sleep(until: next)
+        }
+    }
+
+    /// Buffered reading: enable the channels, let the driver batch `batch` samples per wake-up.
+    private func stream(device: OpaquePointer, accel: [Axis], gyro: [Axis], batch: Int) throws(IIOError) {
+        let timestamp = iio_device_find_channel(device, "timestamp", false)
+        for axis in accel + gyro { iio_channel_enable(axis.channel) }
+        if let timestamp { iio_channel_enable(timestamp) }
+        if let frequency = plan.samplingFrequency {
+            _ = iio_device_attr_write_double(device, "sampling_frequency", frequency)
+        }
+        guard let buffer = iio_device_create_buffer(device, max(batch, 1), false) else {
+            throw IIOError("cannot open the buffer of \(plan.device): \(String(cString: strerror(errno)))")
+        }
+        defer { iio_buffer_destroy(buffer) }  // disables the buffer: buffer/enable returns to 0
+        var lastGood = Self.monotonic()
+        while !shouldStop {
+            let bytes = iio_buffer_refill(buffer)
+            let now = Self.monotonic()
+            if bytes < 0 {
+                if -bytes == Int(ETIMEDOUT) || -bytes == Int(EAGAIN) {
+                    if now - lastGood > plan.stallTimeout {
+                        throw IIOError("\(plan.device) stalled: no data for \(plan.stallTimeout) s")
+                    }
+                    continue
+                }
+                throw IIOError("reading \(plan.device) failed: \(String(cString: strerror(Int32(-bytes))))")
+            }
+            if bytes == 0 { continue }
+            lastGood = now
+            let step = iio_buffer_step(buffer)
+            guard step > 0, let end = iio_buffer_end(buffer) else { continue }
+            let all = accel + gyro
+            var pointers = all.map { iio_buffer_first(buffer, $0.channel)! }
+            var stamp = timestamp.map { iio_buffer_first(buffer, $0)! }
+            var index = 0
+            let count = (end - pointers[0]) / step
+            while pointers[0] < end {
+                var raw: [Double] = []
+                for (k, axis) in all.enumerated() {
+                    raw.append(Self.convert(axis, pointers[k]))
+                    pointers[k] += step
+                }
+                var time = now - Double(count - 1 - index) * (1 / (plan.samplingFrequency ?? 100))
+                if let current = stamp, let channel = timestamp {
+                    var nanoseconds: Int64 = 0
+                    iio_channel_convert(channel, &nanoseconds, current)
+                    time = Double(nanoseconds) / 1e9
+                    stamp = current + step
+                }
+                let a = vector(accel) { axis in raw[accel.firstIndex { $0.channel == axis.channel }!] }
+                let w: Vector3? = gyro.isEmpty ? nil : vector(gyro) { axis in raw[accel.count + gyro.firstIndex { $0.channel == axis.channel }!] }
+                continuation.yield(Sample(time: time, acceleration: a, angularRate: w))
+                index += 1
+            }
+        }
+    }
+
+    /// libiio converts the scan bytes (endianness, shift, sign extension) into a host integer of
+    /// the channel's storage size.
+    private static func convert(_ axis: Axis, _ source: UnsafeMutableRawPointer) -> Double {
+        var storage: UInt64 = 0
+        iio_channel_convert(axis.channel, &storage, source)
+        switch (axis.bytes, axis.signed) {
+        case (1, true): return Double(Int8(truncatingIfNeeded: storage))
+        case (2, true): return Double(Int16(truncatingIfNeeded: storage))
+        case (4, true): return Double(Int32(truncatingIfNeeded: storage))
+        case (8, true): return Double(Int64(bitPattern: storage))
+        case (1, false): return Double(UInt8(truncatingIfNeeded: storage))
+        case (2, false): return Double(UInt16(truncatingIfNeeded: storage))
+        case (4, false): return Double(UInt32(truncatingIfNeeded: storage))
+        default: return Double(storage)
+        }
+    }
+
+    static func monotonic() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+    }
+
+    private static func sleep(until time: Double) {
+        var ts = timespec(tv_sec: Int(time), tv_nsec: Int((time - Double(Int(time))) * 1e9))
+        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
+    }
+}
+

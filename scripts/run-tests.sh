@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Every test, in two processes:
+#   1. all suites except SensorIIOIntegrationTests;
+#   2. SensorIIOIntegrationTests alone under umockdev-wrapper: umockdev's preload and testbed state
+#      are process-global (a testbed redirects /dev and /sys for the whole process, which would
+#      break the other suites' child processes), so it gets a process of its own.
+# The last line is the combined count: "tests: N passed, N failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+swift build --build-tests || { echo "tests: 0 passed, 1 failed"; exit 1; }
+
+main_log=$(mktemp)
+iio_log=$(mktemp)
+trap 'rm -f "$main_log" "$iio_log"' EXIT
+
+swift test --skip-build --skip SensorIIOIntegrationTests 2>&1 | tee "$main_log"
+main_status=${PIPESTATUS[0]}
+umockdev-wrapper swift test --skip-build --filter SensorIIOIntegrationTests 2>&1 | tee "$iio_log"
+iio_status=${PIPESTATUS[0]}
+
+# Swift Testing's closing line: "✔ Test run with 131 tests in 20 suites passed after …"
+# (or "✘ … failed after … with N issues"); failed tests are the "✘ Test name(…) … failed" lines.
+count() {
+    local log=$1 status=$2 total failed
+    total=$(grep -aE '^(✔|✘) Test run with [0-9]+ tests?' "$log" | tail -n 1 | sed -E 's/.*with ([0-9]+) tests?.*/\1/')
+    failed=$(grep -aE '^✘ Test .* failed after' "$log" | grep -avc '^✘ Test run with')
+    total=${total:-0}
+    # A crashed test process prints no summary: count it as a failure.
+    if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi
+    echo "$total $failed"
+}
+read -r main_total main_failed < <(count "$main_log" "$main_status")
+read -r iio_total iio_failed < <(count "$iio_log" "$iio_status")
+failed=$((main_failed + iio_failed))
+passed=$((main_total + iio_total - failed))
+[ "$passed" -lt 0 ] && passed=0
+echo
+echo "tests: $passed passed, $failed failed"
+[ "$main_status" -eq 0 ] && [ "$iio_status" -eq 0 ]
