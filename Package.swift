@@ -98,7 +98,7 @@ let package = Package(
         .executableTarget(
             name: "orientationd",
             dependencies: [
-                "OrientationCore", "OrientationProtocol", "SensorLog", "SensorPipeline", "OrientationServer",
+                "OrientationCore", "OrientationProtocol", "SensorLog", "SensorPipeline", "OrientationServer", "SensorIIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

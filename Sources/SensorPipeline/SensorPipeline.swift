@@ -27,8 +27,10 @@ public actor SensorPipeline {
     private let configuration: OrientationDetector.Configuration
     private let sink: @Sendable (Event) -> Void
     private let logger: Logger
-    private let claims: AsyncStream<Bool>
-    private let claimContinuation: AsyncStream<Bool>.Continuation
+    /// Claims, and restart requests (hotplug).
+    private enum Command: Sendable { case claim(Bool), restart }
+    private let claims: AsyncStream<Command>
+    private let claimContinuation: AsyncStream<Command>.Continuation
 
     public init(source: any SensorSource, configuration: OrientationDetector.Configuration,
                 logger: Logger, sink: @escaping @Sendable (Event) -> Void) throws(ConfigurationError) {
@@ -37,24 +39,44 @@ public actor SensorPipeline {
         self.configuration = configuration
         self.sink = sink
         self.logger = logger
-        (claims, claimContinuation) = AsyncStream.makeStream(of: Bool.self, bufferingPolicy: .bufferingNewest(16))
+        (claims, claimContinuation) = AsyncStream.makeStream(of: Command.self, bufferingPolicy: .bufferingNewest(16))
     }
 
     /// Thread-safe: records that someone listens (`true`) or nobody does (`false`).
     public nonisolated func setClaimed(_ claimed: Bool) {
-        claimContinuation.yield(claimed)
+        claimContinuation.yield(.claim(claimed))
+    }
+
+    /// Thread-safe: if the sensor is claimed, closes and reopens it now (a hotplug event: a
+    /// sensor appeared, or its properties such as the mount matrix changed). Also cuts short the
+    /// wait before a retry after a failure.
+    public nonisolated func restart() {
+        claimContinuation.yield(.restart)
     }
 
     /// The service loop.
     public func run() async {
         var reader: Task<Void, Never>? = nil
-        for await claimed in claims {
-            if claimed, reader == nil {
+        var claimed = false
+        for await command in claims {
+            switch command {
+            case .claim(let value):
+                claimed = value
+                if claimed, reader == nil {
+                    reader = Task { await self.readWhileClaimed() }
+                } else if !claimed, let running = reader {
+                    running.cancel()
+                    await running.value
+                    reader = nil
+                }
+            case .restart:
+                guard claimed else { continue }
+                if let running = reader {
+                    running.cancel()
+                    await running.value
+                }
+                logger.info("reopening the sensor (hotplug)")
                 reader = Task { await self.readWhileClaimed() }
-            } else if !claimed, let running = reader {
-                running.cancel()
-                await running.value
-                reader = nil
             }
         }
         reader?.cancel()

@@ -3,6 +3,7 @@ import Glibc
 import OrientationCore
 import OrientationProtocol
 import OrientationServer
+import SensorIIO
 import SensorPipeline
 
 /// The daemon's settings: defaults, then the configuration file, then the command line.
@@ -10,6 +11,7 @@ struct DaemonSettings {
     var detector = OrientationDetector.Configuration()
     var server = ServerConfiguration(socketPath: OrientationProtocol.defaultSocketPath)
     var speed = ReplaySource.Speed.multiple(1)
+    var sensor = IIOSettings()
 
     static let serverSection = "server"
 
@@ -21,8 +23,13 @@ struct DaemonSettings {
                                           knownSections: ConfigFile.orientationdSections)
                 try detector.apply(file)
                 try Self.apply(file, to: &server)
+                for entry in file.entries(in: "sensor") {
+                    if let problem = sensor.apply(name: entry.name, value: entry.value, location: "\(path):\(entry.line)") {
+                        throw ConfigFileError(source: path, line: entry.line, message: problem)
+                    }
+                }
             } catch {
-                throw ValidationError(error.description)
+                throw ValidationError("\(error)")
             }
         }
         var pairs: [(name: String, value: String)] = []
@@ -32,6 +39,7 @@ struct DaemonSettings {
         }
         do { try detector.apply(pairs) } catch { throw ValidationError("--set \(error)") }
 
+        if let selector = command.sensor { sensor.selector = selector }
         if let socket = command.socket { server.socketPath = socket }
         if let text = command.socketMode {
             guard let mode = UInt32(text, radix: 8), mode <= 0o777 else { throw ValidationError("--socket-mode must be octal such as 0660, not \(text)") }

@@ -4,6 +4,8 @@ import Logging
 import OrientationCore
 import OrientationProtocol
 import OrientationServer
+import SensorIIO
+import SensorLog
 import SensorPipeline
 import ServiceLifecycle
 
@@ -21,6 +23,18 @@ struct Orientationd: AsyncParsableCommand {
 
     @Option(help: "Replay a recorded sensor log instead of reading a sensor.")
     var replay: String?
+
+    @Flag(help: "List the IIO sensors found, which one would be used and why, then exit.")
+    var listSensors = false
+
+    @Option(help: "Use this sensor: an id (iio:device0), a name (bmc150_accel), a sysfs path or a udev property KEY=VALUE.")
+    var sensor: String?
+
+    @Option(help: "Record the sensor into a v1 log at this path (- for standard output) instead of serving, then exit.")
+    var record: String?
+
+    @Option(help: "With --record: stop after this many seconds (default: until interrupted).")
+    var duration: Double?
 
     @Option(help: "Replay speed: a multiple of real time, or max.")
     var speed: String = "1"
@@ -68,17 +82,29 @@ struct Orientationd: AsyncParsableCommand {
         let settings = try DaemonSettings(command: self)
         Self.raiseFileLimit(logger: logger)
 
-        guard let replayPath = replay else {
-            throw ValidationError("no sensor source: reading IIO sensors arrives with the SensorIIO module; use --replay FILE")
+        let iio = DiscoveringIIOSource(settings: settings.sensor, logger: logger)
+        if listSensors {
+            try Self.printSensors(iio)
+            return
         }
-        let source: ReplaySource
-        do {
-            source = try ReplaySource(path: replayPath, speed: settings.speed, loop: loop)
-        } catch {
-            throw ValidationError("\(error)")
+        if let record {
+            try await Recorder.record(source: iio, to: record, duration: duration, logger: logger)
+            return
         }
-        logger.info("replaying", metadata: ["log": "\(replayPath)", "samples": "\(source.samples.count)",
-                                            "speed": "\(speed)", "loop": "\(loop)"])
+        let source: any SensorSource
+        if let replayPath = replay {
+            let replaySource: ReplaySource
+            do {
+                replaySource = try ReplaySource(path: replayPath, speed: settings.speed, loop: loop)
+            } catch {
+                throw ValidationError("\(error)")
+            }
+            logger.info("replaying", metadata: ["log": "\(replayPath)", "samples": "\(replaySource.samples.count)",
+                                                "speed": "\(speed)", "loop": "\(loop)"])
+            source = replaySource
+        } else {
+            source = iio
+        }
 
         let claims = ClaimRelay()
         let server: OrientationSocketServer
@@ -106,6 +132,22 @@ struct Orientationd: AsyncParsableCommand {
             }
         }
         claims.connect(pipeline)
+        // Hotplug: a sensor appearing, disappearing or changing (mount matrix) reopens the sensor
+        // at once if someone listens; a vanished one publishes `unknown` and the daemon goes on.
+        var monitor: UdevMonitor? = nil
+        if replay == nil {
+            let udevMonitor = UdevMonitor { event in
+                logger.info("udev event", metadata: ["action": "\(event.action)", "device": "\(event.device)"])
+                if ["add", "remove", "change"].contains(event.action) { pipeline.restart() }
+            }
+            do {
+                try udevMonitor.start()
+                monitor = udevMonitor
+            } catch {
+                logger.warning("hotplug monitoring unavailable", metadata: ["error": "\(error)"])
+            }
+        }
+        defer { monitor?.stop() }
 
         let group = ServiceGroup(configuration: .init(
             services: [
@@ -118,6 +160,24 @@ struct Orientationd: AsyncParsableCommand {
         SystemdIntegration.notify("READY=1\nSTATUS=serving \(settings.server.socketPath)")
         try await group.run()
         SystemdIntegration.notify("STOPPING=1")
+    }
+
+    static func printSensors(_ source: DiscoveringIIOSource) throws {
+        let (sensors, choice, plan, matrix) = try source.plan()
+        if sensors.isEmpty { print("no IIO devices found") }
+        for sensor in sensors {
+            let marker = sensor.id == choice.accelerometer?.id || sensor.id == choice.gyroscope?.id ? "*" : " "
+            print("\(marker) \(sensor.id)  \(sensor.name)  \(sensor.kind.rawValue), \(sensor.hasBuffer ? "buffered" : "polled"), location \(sensor.location.rawValue) (\(sensor.locationSource))")
+            print("    \(choice.reasons[sensor.id] ?? "")")
+            for candidate in sensor.mountMatrixCandidates { print("    mount matrix from \(candidate.source): \(candidate.text)") }
+        }
+        for warning in choice.warnings { print("warning: \(warning)") }
+        if let plan, let matrix {
+            print("using \(plan.device), \(plan.mode), mount matrix \(matrix.matrix) from \(matrix.source)")
+            for (source, reason) in matrix.rejected { print("warning: ignoring the mount matrix from \(source): \(reason)") }
+        } else {
+            print("no display accelerometer: orientationd would publish unknown and wait for one")
+        }
     }
 
     /// 1,000 clients need more than the common soft limit of 1,024 descriptors.

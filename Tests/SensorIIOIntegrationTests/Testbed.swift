@@ -77,3 +77,8 @@ func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
         offset += n
     }
 }
+
+/// Sets a udev property of a testbed device.
+func umockdev_set_property(_ testbed: Testbed, _ syspath: String, _ name: String, _ value: String) {
+    umockdev_testbed_set_property(testbed.pointer, syspath, name, value)
+}

@@ -1,0 +1,53 @@
+import Logging
+import OrientationCore
+import SensorPipeline
+
+/// The daemon's real sensor: every ``open()`` discovers the IIO devices anew (so a sensor that
+/// was unplugged and plugged back, or whose udev properties changed, is picked up), chooses the
+/// display accelerometer, resolves its mount matrix (config, then udev, then sysfs, then
+/// identity; an invalid one is logged with its source and skipped), and starts a reader.
+public final class DiscoveringIIOSource: SensorSource {
+    public let settings: IIOSettings
+    private let logger: Logger
+    public var name: String { "iio" }
+
+    public init(settings: IIOSettings, logger: Logger) {
+        self.settings = settings
+        self.logger = logger
+    }
+
+    /// What ``open()`` would use now, and why (for `orientationd --list-sensors`).
+    public func plan() throws -> (sensors: [SensorDescription], choice: SensorChoice, plan: IIOReadPlan?, matrix: MountMatrix.Selection?) {
+        let sensors = try UdevDiscovery.sensors()
+        let choice = SensorChoice.choose(from: sensors, selector: settings.selector)
+        guard let accel = choice.accelerometer else { return (sensors, choice, nil, nil) }
+        var candidates: [MountMatrix.Candidate] = []
+        if let configured = settings.mountMatrix { candidates.append(.init(source: configured.source, text: configured.text)) }
+        candidates += accel.mountMatrixCandidates.map { .init(source: $0.source, text: $0.text) }
+        let matrix = MountMatrix.select(from: candidates)
+        let buffered = settings.mode == .buffered || (settings.mode == .auto && accel.hasBuffer)
+        let plan = IIOReadPlan(device: accel.id, mode: buffered ? .buffered(batch: settings.batch) : .polled(rate: settings.pollRate),
+                               samplingFrequency: buffered ? settings.samplingFrequency : nil, mountMatrix: matrix.matrix,
+                               readsGyroscope: accel.channels.contains("anglvel_x"), stallTimeout: settings.stallTimeout)
+        return (sensors, choice, plan, matrix)
+    }
+
+    public func open() async throws -> any SampleStream {
+        let (_, choice, plan, matrix) = try plan()
+        for warning in choice.warnings { logger.warning("\(warning)") }
+        guard let plan, let accel = choice.accelerometer, let matrix else {
+            throw IIOError("no display accelerometer found (orientationd --list-sensors shows what there is)")
+        }
+        for (source, reason) in matrix.rejected {
+            logger.warning("ignoring an invalid mount matrix", metadata: ["source": "\(source)", "reason": "\(reason)"])
+        }
+        if let gyro = choice.gyroscope, gyro.id != accel.id {
+            logger.notice("a separate gyroscope device is not merged yet; using the accelerometer alone", metadata: ["gyroscope": "\(gyro.id)"])
+        }
+        logger.info("opening sensor", metadata: [
+            "device": "\(accel.id)", "name": "\(accel.name)", "mode": "\(plan.mode)",
+            "mount-matrix": "\(matrix.matrix)", "mount-matrix-source": "\(matrix.source)",
+        ])
+        return try await IIOSensorSource(plan: plan, name: "\(accel.id) (\(accel.name))").open()
+    }
+}

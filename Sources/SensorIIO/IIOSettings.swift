@@ -1,0 +1,59 @@
+/// The `[sensor]` section: how the daemon picks and reads a real sensor.
+public struct IIOSettings: Sendable, Hashable {
+    /// How to read the accelerometer.
+    public enum Mode: String, Sendable, Hashable {
+        /// Buffered when the device has a buffer, polled otherwise.
+        case auto, buffered, polled
+    }
+
+    /// A device to use instead of the automatic choice: an id, a name, a sysfs path, or a udev
+    /// property `KEY=VALUE`.
+    public var selector: String? = nil
+    /// A mount matrix that beats udev's and the kernel's, with where it was configured.
+    public var mountMatrix: (text: String, source: String)? = nil
+    public var mode = Mode.auto
+    /// Sampling frequency requested from a buffered driver, Hz.
+    public var samplingFrequency: Double = 50
+    /// Samples per wake-up in buffered mode: the driver batches, the daemon wakes less often.
+    public var batch = 5
+    /// Reads per second in polled mode.
+    public var pollRate: Double = 20
+    /// No data for this long: the sensor is reopened and `unknown` published meanwhile.
+    public var stallTimeout: Double = 3
+
+    public init() {}
+
+    public static func == (a: IIOSettings, b: IIOSettings) -> Bool {
+        a.selector == b.selector && a.mountMatrix?.text == b.mountMatrix?.text && a.mode == b.mode
+            && a.samplingFrequency == b.samplingFrequency && a.batch == b.batch && a.pollRate == b.pollRate
+            && a.stallTimeout == b.stallTimeout
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(selector)
+        hasher.combine(mode)
+    }
+
+    /// The setting names of the `[sensor]` section.
+    public static let keys = ["device", "mount-matrix", "mode", "sampling-frequency", "batch", "poll-rate", "stall-timeout"]
+
+    /// Applies one `[sensor]` entry; returns an error message for a bad value or unknown name.
+    public mutating func apply(name: String, value: String, location: String) -> String? {
+        switch name {
+        case "device": selector = value
+        case "mount-matrix": mountMatrix = (value, "config \(location)")
+        case "mode":
+            guard let mode = Mode(rawValue: value) else { return "mode must be auto, buffered or polled, not \"\(value)\"" }
+            self.mode = mode
+        case "sampling-frequency", "poll-rate", "stall-timeout":
+            guard let number = Double(value), number > 0, number.isFinite else { return "\(name) must be a positive number, not \"\(value)\"" }
+            if name == "sampling-frequency" { samplingFrequency = number } else if name == "poll-rate" { pollRate = number } else { stallTimeout = number }
+        case "batch":
+            guard let number = Int(value), number >= 1, number <= 4096 else { return "batch must be a whole number from 1 to 4096, not \"\(value)\"" }
+            batch = number
+        default:
+            return "unknown sensor setting \(name); known: \(Self.keys.joined(separator: ", "))"
+        }
+        return nil
+    }
+}

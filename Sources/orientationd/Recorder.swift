@@ -1,0 +1,48 @@
+import Glibc
+import Logging
+import SensorIIO
+import SensorLog
+import SensorPipeline
+
+/// `orientationd --record FILE`: writes what the sensor reports (already in the canonical frame)
+/// as a v1 log, with the device, mount matrix and sample rate in its metadata, so a user can attach
+/// "it rotated when it should not have" to a bug report and anyone can replay it.
+enum Recorder {
+    static func record(source: DiscoveringIIOSource, to path: String, duration: Double?, logger: Logger) async throws {
+        let (_, choice, plan, matrix) = try source.plan()
+        guard let plan, let accel = choice.accelerometer, let matrix else {
+            throw IIOError("no display accelerometer to record (orientationd --list-sensors shows what there is)")
+        }
+        var metadata = SensorLogMetadata()
+        metadata.append(key: "device", value: "\(accel.name) (\(accel.id))")
+        metadata.append(key: "mount-matrix", value: "\(matrix.matrix) (from \(matrix.source); already applied)")
+        switch plan.mode {
+        case .buffered: metadata.append(key: "sample-rate", value: "\(Int(plan.samplingFrequency ?? 0))")
+        case .polled(let rate): metadata.append(key: "sample-rate", value: "\(Int(rate))")
+        }
+        metadata.append(key: "source", value: "orientationd --record")
+        var writer = try SensorLogWriter(path: path, metadata: metadata, includesGyroscope: plan.readsGyroscope)
+        let stream = try await source.open()
+        defer { stream.close() }
+        var first: Double? = nil
+        var count = 0
+        signal(SIGINT) { _ in Recorder.interrupted.store(true) }
+        while !interrupted.load(), let sample = try await stream.next() {
+            if first == nil { first = sample.time }
+            try writer.write(sample)
+            count += 1
+            if let duration, let first, sample.time - first >= duration { break }
+        }
+        try writer.finish()
+        logger.notice("recorded", metadata: ["samples": "\(count)", "file": "\(path)"])
+    }
+
+    static let interrupted = Flag()
+
+    final class Flag: @unchecked Sendable {
+        // A plain word written by a signal handler and read by the loop.
+        private nonisolated(unsafe) var value: Int32 = 0
+        func store(_ flag: Bool) { value = flag ? 1 : 0 }
+        func load() -> Bool { value != 0 }
+    }
+}
