@@ -1,0 +1,173 @@
+import Glibc
+import Testing
+
+/// The real `orientationd` binary under `umockdev-run`, with a fixture accelerometer whose
+/// /dev/iio:device0 plays a scripted feed: a subscriber over the socket sees the turns it holds.
+extension SensorIIOIntegrationTests {
+    static var productsDirectory: String {
+        var parts = CommandLine.arguments[0].split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        while !parts.isEmpty, access(parts.joined(separator: "/") + "/orientationd", X_OK) != 0 { parts.removeLast() }
+        return parts.joined(separator: "/")
+    }
+
+    /// umockdev's script format: `r <delay ms> <bytes>`; bytes below 32 are written `^` + (b + 64)
+    /// and `^` itself as `` ^` `` (../shared/NOTES-umockdev.md).
+    static func scriptLine(delay: Int, _ bytes: [UInt8]) -> [UInt8] {
+        var out = Array("r \(delay) ".utf8)
+        for b in bytes {
+            if b < 32 { out += [UInt8(ascii: "^"), b + 64] } else if b == UInt8(ascii: "^") { out += [UInt8(ascii: "^"), UInt8(ascii: "`")] } else { out.append(b) }
+        }
+        out.append(UInt8(ascii: "\n"))
+        return out
+    }
+
+    @Test func theDaemonPublishesWhatAScriptedSensorFeeds() throws {
+        guard access("/usr/bin/umockdev-run", X_OK) == 0 else {
+            Issue.record("umockdev-run is missing (make setup installs umockdev)")
+            return
+        }
+        var template = Array("/tmp/orientationd-smoke-XXXXXX".utf8CString)
+        let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        let device = FakeIIODevice(index: 0, name: "accel_3d", format: "le:s16/32>>0", scale: "0.0980665")
+        let descriptionPath = dir + "/accel.umockdev", scriptPath = dir + "/feed.script"
+        write(descriptionPath, Array(device.description.utf8))
+        // 2 s portrait, 2 s landscape-left (right edge up), 2 s portrait, at 100 Hz.
+        var script: [UInt8] = []
+        let poses: [[Int]] = [[0, -100, 0], [-100, 0, 0], [0, -100, 0]]
+        for (p, raw) in poses.enumerated() {
+            for k in 0..<200 {
+                let ns = Int64(p * 200 + k) * 10_000_000
+                script += Self.scriptLine(delay: 10, device.scan(raw, timestampNanoseconds: ns))
+            }
+        }
+        write(scriptPath, script)
+        let socket = dir + "/d.sock"
+        let arguments = ["/usr/bin/umockdev-run", "-d", descriptionPath, "-s", "/dev/iio:device0=\(scriptPath)", "--",
+                         Self.productsDirectory + "/orientationd", "--socket", socket, "--log-level", "info"]
+        // A clean environment: this test process itself runs under umockdev's preload.
+        let environment = ["PATH=/usr/bin:/bin"]
+        let pid = try spawn(arguments, environment: environment, stderr: dir + "/daemon.err")
+        defer {
+            kill(-pid, SIGTERM)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+        }
+        var client: Int32 = -1
+        for _ in 0..<500 where client < 0 {
+            client = connectUnix(socket)
+            if client < 0 { usleep(10_000) }
+        }
+        #expect(client >= 0, "daemon socket never appeared: \(read(dir + "/daemon.err"))")
+        guard client >= 0 else { return }
+        defer { close(client) }
+        sendLine(client, "{\"op\":\"subscribe\"}")
+        var lines: [String] = []
+        let deadline = monotonicNow() + 20
+        while monotonicNow() < deadline, lines.filter({ $0.contains("\"type\":\"orientation\"") }).count < 3 {
+            guard let line = readLine(client, timeout: deadline - monotonicNow()) else { break }
+            lines.append(line)
+        }
+        let orientations = lines.filter { $0.contains("\"type\":\"orientation\"") }.compactMap { line -> String? in
+            guard let range = line.range(of: "\"orientation\":\"", options: []) else { return nil }
+            return String(line[range.upperBound...].prefix { $0 != "\"" })
+        }
+        #expect(orientations == ["portrait", "landscape-left", "portrait"], "daemon log: \(read(dir + "/daemon.err"))")
+        #expect(read(dir + "/daemon.err").contains("opening sensor"))
+    }
+}
+
+// MARK: - Small process and socket helpers (this target has no Foundation)
+
+private func write(_ path: String, _ bytes: [UInt8]) {
+    let file = fopen(path, "w")
+    _ = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+    fclose(file)
+}
+
+private func read(_ path: String) -> String {
+    guard let file = fopen(path, "r") else { return "" }
+    defer { fclose(file) }
+    var out: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let n = fread(&buffer, 1, buffer.count, file)
+        if n == 0 { break }
+        out += buffer[0..<n]
+    }
+    return String(decoding: out, as: UTF8.self)
+}
+
+/// Spawns in a new process group (so the daemon under umockdev-run can be stopped with it).
+private func spawn(_ arguments: [String], environment: [String], stderr: String) throws -> pid_t {
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+    posix_spawnattr_setpgroup(&attributes, 0)
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+    let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup($0) } + [nil]
+    defer {
+        argv.forEach { free($0) }
+        envp.forEach { free($0) }
+        posix_spawn_file_actions_destroy(&actions)
+        posix_spawnattr_destroy(&attributes)
+    }
+    var pid: pid_t = 0
+    let result = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, envp)
+    guard result == 0 else { throw TestbedError(description: "cannot start \(arguments[0]): \(result)") }
+    return pid
+}
+
+private func connectUnix(_ path: String) -> Int32 {
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
+    let ok = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+    if ok != 0 { close(fd); return -1 }
+    return fd
+}
+
+private func sendLine(_ fd: Int32, _ line: String) {
+    let bytes = Array((line + "\n").utf8)
+    _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+}
+
+nonisolated(unsafe) private var pending: [Int32: [UInt8]] = [:]
+
+private func readLine(_ fd: Int32, timeout: Double) -> String? {
+    let deadline = monotonicNow() + timeout
+    while true {
+        if let newline = pending[fd, default: []].firstIndex(of: 10) {
+            let line = String(decoding: pending[fd]![..<newline], as: UTF8.self)
+            pending[fd]!.removeSubrange(...newline)
+            return line
+        }
+        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        let remaining = deadline - monotonicNow()
+        guard remaining > 0, poll(&poller, 1, Int32(remaining * 1000)) > 0 else { return nil }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let n = recv(fd, &buffer, buffer.count, 0)
+        guard n > 0 else { return nil }
+        pending[fd, default: []] += buffer[0..<n]
+    }
+}
+
+private func monotonicNow() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+}
+
+extension String {
+    fileprivate func range(of needle: String, options: [Int]) -> Range<String.Index>? {
+        var index = startIndex
+        while index < endIndex {
+            if self[index...].hasPrefix(needle) { return index..<self.index(index, offsetBy: needle.count) }
+            index = self.index(after: index)
+        }
+        return nil
+    }
+}
