@@ -2,7 +2,7 @@
 SWIFT ?= swift
 LOG ?= data/xio-fusion/handheld.log
 
-.PHONY: all setup build demo replay test bench clean
+.PHONY: all setup build demo replay test bench bench-iio clean
 
 all: build
 
@@ -36,6 +36,11 @@ bench: setup
 	$(SWIFT) build -c release --product orientationd
 	$(SWIFT) build -c release --product OrientationBenchmarks
 	.build/release/OrientationBenchmarks --output bench-results.md
+
+## Wake-ups and CPU of the daemon reading a (umockdev) 100 Hz sensor, by batch size.
+bench-iio: setup
+	$(SWIFT) build -c release --product orientationd
+	Benchmarks/iio-wakeups.py .build/release/orientationd
 
 clean:
 	$(SWIFT) package clean

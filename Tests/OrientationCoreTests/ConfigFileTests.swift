@@ -53,9 +53,10 @@ import Testing
             guard line.hasPrefix("#"), line.dropFirst().first?.isLetter == true, line.contains("=") else { return String(line) }
             return String(line.dropFirst().split(separator: "#")[0])
         }.joined(separator: "\n")
-        let file = try ConfigFile(parsing: uncommented, source: path, knownSections: ["detector", "server"])
+        let file = try ConfigFile(parsing: uncommented, source: path, knownSections: ConfigFile.orientationdSections)
         #expect(file.entries(in: "detector").count == OrientationDetector.Configuration.parameters.count)
         #expect(file.entries(in: "server").count == 8)
+        #expect(file.entries(in: "sensor").count == 7)
         var configuration = OrientationDetector.Configuration()
         configuration.settleTime = 42
         try configuration.apply(file)

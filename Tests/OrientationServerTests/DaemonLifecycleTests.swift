@@ -127,7 +127,8 @@ import Testing
         let uncommented = sample.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
             guard line.hasPrefix("#"), line.dropFirst().first?.isLetter == true, line.contains("=") else { return String(line) }
             let setting = String(line.dropFirst().split(separator: "#")[0])
-            return setting.hasPrefix("socket-group") || setting.hasPrefix("privileged-group") ? "" : setting
+            // Settings naming things this machine may not have (groups, a particular sensor) stay out.
+            return ["socket-group", "privileged-group", "device"].contains { setting.hasPrefix($0) } ? "" : setting
         }.joined(separator: "\n")
         let config = dir + "/orientationd.conf"
         let file = fopen(config, "w")
