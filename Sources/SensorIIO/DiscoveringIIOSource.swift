@@ -41,13 +41,18 @@ public final class DiscoveringIIOSource: SensorSource {
         for (source, reason) in matrix.rejected {
             logger.warning("ignoring an invalid mount matrix", metadata: ["source": "\(source)", "reason": "\(reason)"])
         }
-        if let gyro = choice.gyroscope, gyro.id != accel.id {
-            logger.notice("a separate gyroscope device is not merged yet; using the accelerometer alone", metadata: ["gyroscope": "\(gyro.id)"])
+        var gyroPlan: IIOReadPlan? = nil
+        if let gyro = choice.gyroscope, gyro.id != accel.id, gyro.hasBuffer == accel.hasBuffer {
+            // Its own mount matrix when it has one, else the accelerometer's (same board).
+            let own = MountMatrix.select(from: gyro.mountMatrixCandidates.map { .init(source: $0.source, text: $0.text) })
+            gyroPlan = IIOReadPlan(device: gyro.id, mode: plan.mode, samplingFrequency: plan.samplingFrequency,
+                                   mountMatrix: own.source == "identity" ? matrix.matrix : own.matrix, stallTimeout: plan.stallTimeout)
+            logger.info("merging gyroscope", metadata: ["gyroscope": "\(gyro.id)", "name": "\(gyro.name)"])
         }
         logger.info("opening sensor", metadata: [
             "device": "\(accel.id)", "name": "\(accel.name)", "mode": "\(plan.mode)",
             "mount-matrix": "\(matrix.matrix)", "mount-matrix-source": "\(matrix.source)",
         ])
-        return try await IIOSensorSource(plan: plan, name: "\(accel.id) (\(accel.name))").open()
+        return try await IIOSensorSource(plan: plan, gyroscope: gyroPlan, name: "\(accel.id) (\(accel.name))").open()
     }
 }

@@ -10,8 +10,18 @@ public struct IIOReadPlan: Sendable, Hashable {
         case polled(rate: Double)
     }
 
+    /// Which channel family is the device's main one.
+    public enum Family: String, Sendable, Hashable {
+        /// `accel_*`: samples carry the acceleration (and, with ``readsGyroscope``, `anglvel_*`).
+        case accelerometer = "accel"
+        /// `anglvel_*` only: samples carry the angular rate (acceleration zero), to be merged
+        /// into an accelerometer's samples.
+        case gyroscope = "anglvel"
+    }
+
     /// The IIO device id (`iio:device0`).
     public var device: String
+    public var family = Family.accelerometer
     public var mode: Mode
     /// Sampling frequency to request from the driver (buffered mode), if any.
     public var samplingFrequency: Double?

@@ -80,13 +80,13 @@ final class IIOReader: @unchecked Sendable {
         guard let device = iio_context_find_device(context, plan.device) else {
             throw IIOError("\(plan.device) is gone")
         }
-        let accel = try axes(device, "accel")
-        let gyro = plan.readsGyroscope ? try axes(device, "anglvel") : []
+        let accel = try axes(device, plan.family.rawValue)
+        let gyro = plan.readsGyroscope && plan.family == .accelerometer ? try axes(device, "anglvel") : []
         switch plan.mode {
         case .polled(let rate):
             try poll(accel: accel, gyro: gyro, rate: rate)
         case .buffered(let batch):
-            try stream(device: device, accel: accel, gyro: gyro, batch: batch)
+            try stream(context: context, device: device, accel: accel, gyro: gyro, batch: batch)
         }
     }
 
@@ -128,7 +128,7 @@ final class IIOReader: @unchecked Sendable {
                 lastGood = now
                 let a = vector(accel) { raw[$0]! }
                 let w: Vector3? = gyro.isEmpty ? nil : vector(gyro) { raw[$0]! }
-                continuation.yield(Sample(time: now, acceleration: a, angularRate: w))
+                deliver(time: now, a, w)
             } else if now - lastGood > plan.stallTimeout {
                 throw IIOError("\(plan.device) stalled: no reading for \(plan.stallTimeout) s")
             }
@@ -139,7 +139,8 @@ final class IIOReader: @unchecked Sendable {
     }
 
     /// Buffered reading: enable the channels, let the driver batch `batch` samples per wake-up.
-    private func stream(device: OpaquePointer, accel: [Axis], gyro: [Axis], batch: Int) throws(IIOError) {
+    private func stream(context: OpaquePointer, device: OpaquePointer, accel: [Axis], gyro: [Axis], batch: Int) throws(IIOError) {
+        selectTrigger(context: context, device: device)
         let timestamp = iio_device_find_channel(device, "timestamp", false)
         for axis in accel + gyro { iio_channel_enable(axis.channel) }
         if let timestamp { iio_channel_enable(timestamp) }
@@ -187,9 +188,35 @@ final class IIOReader: @unchecked Sendable {
                 }
                 let a = vector(accel) { axis in raw[accel.firstIndex { $0.channel == axis.channel }!] }
                 let w: Vector3? = gyro.isEmpty ? nil : vector(gyro) { axis in raw[accel.count + gyro.firstIndex { $0.channel == axis.channel }!] }
-                continuation.yield(Sample(time: time, acceleration: a, angularRate: w))
+                deliver(time: time, a, w)
                 index += 1
             }
+        }
+    }
+
+    /// A gyroscope-only device's main vector is its angular rate.
+    private func deliver(time: Double, _ main: Vector3, _ gyro: Vector3?) {
+        switch plan.family {
+        case .accelerometer: continuation.yield(Sample(time: time, acceleration: main, angularRate: gyro))
+        case .gyroscope: continuation.yield(Sample(time: time, acceleration: .zero, angularRate: main))
+        }
+    }
+
+    /// Most I²C accelerometers and HID sensors only fill their buffer when a trigger is set.
+    /// Keep one that is already set; otherwise take the device's own, named `<name>-dev<N>` by
+    /// the kernel's convention. Devices without trigger support are left alone.
+    private func selectTrigger(context: OpaquePointer, device: OpaquePointer) {
+        var current: OpaquePointer? = nil
+        let status = iio_device_get_trigger(device, &current)
+        guard status == 0 || status == -Int32(ENODEV), current == nil else { return }
+        guard let name = iio_device_get_name(device).map({ String(cString: $0) }),
+              let id = iio_device_get_id(device).map({ String(cString: $0) }) else { return }
+        let wanted = "\(name)-dev\(id.reversed().prefix { $0.isNumber }.reversed().map(String.init).joined())"
+        for index in 0..<iio_context_get_devices_count(context) {
+            guard let candidate = iio_context_get_device(context, index), iio_device_is_trigger(candidate),
+                  iio_device_get_name(candidate).map({ String(cString: $0) }) == wanted else { continue }
+            _ = iio_device_set_trigger(device, candidate)
+            return
         }
     }
 

@@ -170,3 +170,50 @@ struct SensorIIOIntegrationTests {
         #expect(testbed.attribute(device.syspath, "buffer/enable")?.hasPrefix("0") == true)
     }
 }
+
+extension SensorIIOIntegrationTests {
+    @Test func theDevicesOwnTriggerIsSelected() async throws {
+        let testbed = Testbed()
+        let device = FakeIIODevice(index: 0, name: "accel_3d", format: "le:s16/32>>0", scale: "0.0980665",
+                                   attributes: ["trigger/current_trigger": ""])
+        try testbed.add(device.description)
+        try testbed.add("""
+        P: /devices/platform/fake-accel_3d-0/trigger0
+        E: SUBSYSTEM=iio
+        A: name=accel_3d-dev0\\n
+
+        """)
+        let source = IIOSensorSource(plan: IIOReadPlan(device: device.id, mode: .buffered(batch: 1)), name: "x")
+        let stream = try await source.open()
+        writeAll(testbed.deviceFD(device.node), device.scan([0, -100, 0], timestampNanoseconds: 1))
+        _ = try await stream.next()
+        #expect(testbed.attribute(device.syspath, "trigger/current_trigger")?.hasPrefix("accel_3d-dev0") == true,
+                "current_trigger: \(testbed.attribute(device.syspath, "trigger/current_trigger") ?? "nil")")
+        stream.close()
+    }
+
+    @Test func aSeparateGyroscopeIsMergedByTimestamp() async throws {
+        let testbed = Testbed()
+        let accel = FakeIIODevice(index: 0, name: "bmc150_accel", format: "le:s12/16>>4", scale: "0.009582")
+        let gyro = FakeIIODevice(index: 1, name: "bmg160", kind: "anglvel", format: "le:s16/16>>0", scale: "0.001065")
+        try testbed.add(accel.description)
+        try testbed.add(gyro.description)
+        let source = IIOSensorSource(plan: IIOReadPlan(device: accel.id, mode: .buffered(batch: 1)),
+                                     gyroscope: IIOReadPlan(device: gyro.id, mode: .buffered(batch: 1)), name: "x")
+        let stream = try await source.open()
+        // The gyroscope's reading first (so it is the newest when the accelerometer's arrives),
+        // 10 ms apart: within the merge window.
+        writeAll(testbed.deviceFD(gyro.node), gyro.scan([500, 0, -500], timestampNanoseconds: 1_000_000_000))
+        var merged: Sample? = nil
+        for k in 0..<40 where merged == nil {
+            writeAll(testbed.deviceFD(accel.node), accel.scan([0, -1024, 0], timestampNanoseconds: 1_010_000_000 + Int64(k) * 1_000_000))
+            if let sample = try await stream.next(), sample.angularRate != nil { merged = sample }
+        }
+        let sample = try #require(merged)
+        #expect(abs(sample.acceleration.y - (-1024 * 0.009582)) < 1e-9)
+        let rate = try #require(sample.angularRate)
+        #expect(abs(rate.x - 500 * 0.001065) < 1e-9 && abs(rate.z - (-500 * 0.001065)) < 1e-9)
+        stream.close()
+        #expect(testbed.attribute(gyro.syspath, "buffer/enable")?.hasPrefix("0") == true)
+    }
+}
