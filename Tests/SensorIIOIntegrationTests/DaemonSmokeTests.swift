@@ -74,6 +74,57 @@ extension SensorIIOIntegrationTests {
         #expect(orientations == ["portrait", "landscape-left", "portrait"], "daemon log: \(read(dir + "/daemon.err"))")
         #expect(read(dir + "/daemon.err").contains("opening sensor"))
     }
+
+    /// Runs `orientationd ARGS` under umockdev-run with the given devices (and a feed for
+    /// /dev/iio:device0), waits for it to exit, returns (status, stdout, stderr).
+    static func runDaemon(devices: [FakeIIODevice], feed: [UInt8]?, arguments: [String]) throws -> (status: Int32, out: String, err: String, log: String) {
+        var template = Array("/tmp/orientationd-run-XXXXXX".utf8CString)
+        let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        write(dir + "/devices.umockdev", Array(devices.map(\.description).joined().utf8))
+        var command = ["/usr/bin/umockdev-run", "-d", dir + "/devices.umockdev"]
+        if let feed {
+            write(dir + "/feed.script", feed)
+            command += ["-s", "/dev/iio:device0=\(dir)/feed.script"]
+        }
+        command += ["--", productsDirectory + "/orientationd"] + arguments.map { $0.replacingDirectory(dir) }
+        let pid = try spawn(command, environment: ["PATH=/usr/bin:/bin"], stderr: dir + "/err.txt", stdout: dir + "/out.txt")
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        return ((status >> 8) & 0xff, read(dir + "/out.txt"), read(dir + "/err.txt"), read(dir + "/recorded.log"))
+    }
+
+    @Test func listSensorsExplainsTheChoice() throws {
+        let display = FakeIIODevice(index: 0, name: "accel_3d", format: "le:s16/32>>0", scale: "0.0980665",
+                                    udev: ["ACCEL_MOUNT_MATRIX": "0, 1, 0; 1, 0, 0; 0, 0, 1"])
+        let base = FakeIIODevice(index: 1, name: "bmc150_accel", format: "le:s12/16>>4", scale: "0.009582",
+                                 udev: ["ACCEL_LOCATION": "base", "ACCEL_MOUNT_MATRIX": "1, 0, 0; 0, -1, 0; 1, 0, 0"])
+        let (status, out, err, _) = try Self.runDaemon(devices: [display, base], feed: nil, arguments: ["--list-sensors"])
+        #expect(status == 0, "\(err)")
+        #expect(out.contains("* iio:device0  accel_3d  accelerometer, buffered"), "\(out)")
+        #expect(out.contains("iio:device1  bmc150_accel") && out.contains("never used for screen orientation"), "\(out)")
+        #expect(out.contains("using iio:device0, buffered(batch: 5), mount matrix 0, 1, 0; 1, 0, 0; 0, 0, 1 from udev ACCEL_MOUNT_MATRIX"), "\(out)")
+        let configured = try Self.runDaemon(devices: [display, base], feed: nil, arguments: ["--list-sensors", "--sensor", "nothing-like-it"])
+        #expect(configured.1.contains("warning: --sensor nothing-like-it matches no IIO device; choosing automatically"), "\(configured.1)")
+    }
+
+    @Test func recordWritesAReplayableLogWithMetadata() throws {
+        let device = FakeIIODevice(index: 0, name: "accel_3d", format: "le:s16/32>>0", scale: "0.0980665",
+                                   udev: ["ACCEL_MOUNT_MATRIX": "-1, 0, 0; 0, -1, 0; 0, 0, 1"])
+        var feed: [UInt8] = []
+        for k in 0..<150 { feed += Self.scriptLine(delay: 10, device.scan([0, 100, 0], timestampNanoseconds: Int64(k) * 10_000_000)) }
+        let (status, _, err, text) = try Self.runDaemon(devices: [device], feed: feed,
+                                                       arguments: ["--record", "{dir}/recorded.log", "--duration", "1"])
+        #expect(status == 0, "\(err)")
+        #expect(text.hasPrefix("# orientationd-log v1\n"))
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines.contains("# device: accel_3d (iio:device0)"), "\(text.prefix(400))")
+        #expect(lines.contains { $0.hasPrefix("# mount-matrix: -1, 0, 0; 0, -1, 0; 0, 0, 1 (from udev ACCEL_MOUNT_MATRIX") })
+        #expect(lines.contains("# sample-rate: 50"))
+        // Raw +1 g on y through the upside-down mount matrix: portrait, (0, −g, 0).
+        let data = lines.filter { $0.first?.isNumber == true }
+        #expect(data.count >= 90 && data.count <= 110, "\(data.count) samples for 1 s at 100 Hz")
+        #expect(data.first?.split(separator: ",").dropFirst().prefix(3).joined(separator: ",") == "0.00000,-9.80665,0.00000")
+    }
 }
 
 // MARK: - Small process and socket helpers (this target has no Foundation)
@@ -98,7 +149,7 @@ private func read(_ path: String) -> String {
 }
 
 /// Spawns in a new process group (so the daemon under umockdev-run can be stopped with it).
-private func spawn(_ arguments: [String], environment: [String], stderr: String) throws -> pid_t {
+private func spawn(_ arguments: [String], environment: [String], stderr: String, stdout: String? = nil) throws -> pid_t {
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
@@ -106,6 +157,7 @@ private func spawn(_ arguments: [String], environment: [String], stderr: String)
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    if let stdout { posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
     let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
     let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup($0) } + [nil]
     defer {
@@ -169,5 +221,13 @@ extension String {
             index = self.index(after: index)
         }
         return nil
+    }
+}
+
+extension String {
+    /// `{dir}` in a test's arguments stands for its temporary directory.
+    fileprivate func replacingDirectory(_ dir: String) -> String {
+        guard let range = range(of: "{dir}", options: []) else { return self }
+        return String(self[..<range.lowerBound]) + dir + String(self[range.upperBound...])
     }
 }
