@@ -94,11 +94,24 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // The daemon's wiring (server + pipeline + hotplug monitor + services), a library so tests
+        // can run the real thing in process.
+        .target(
+            name: "OrientationDaemon",
+            dependencies: [
+                "OrientationCore", "SensorPipeline", "SensorIIO", "OrientationServer",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSettings
+        ),
+
         // MARK: Executables.
         .executableTarget(
             name: "orientationd",
             dependencies: [
                 "OrientationCore", "OrientationProtocol", "SensorLog", "SensorPipeline", "OrientationServer", "SensorIIO",
+                "OrientationDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -156,7 +169,8 @@ let package = Package(
         // run this target alone, under umockdev-wrapper (scripts/run-tests.sh does).
         .testTarget(
             name: "SensorIIOIntegrationTests",
-            dependencies: ["SensorIIO", "SensorPipeline", "OrientationCore", "CUMockdev"],
+            dependencies: ["SensorIIO", "SensorPipeline", "OrientationCore", "OrientationDaemon", "OrientationServer", "CUMockdev",
+                           .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         .testTarget(

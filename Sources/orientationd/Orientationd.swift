@@ -3,6 +3,7 @@ import Glibc
 import Logging
 import OrientationCore
 import OrientationProtocol
+import OrientationDaemon
 import OrientationServer
 import SensorIIO
 import SensorLog
@@ -106,57 +107,15 @@ struct Orientationd: AsyncParsableCommand {
             source = iio
         }
 
-        let claims = ClaimRelay()
-        let server: OrientationSocketServer
+        let service: OrientationService
         do {
-            server = try await OrientationSocketServer.start(configuration: settings.server, logger: logger,
-                                                             listeningSocket: SystemdIntegration.takeListeningSocket(),
-                                                             onClaimChange: { claims.forward($0) })
+            service = try await OrientationService.start(source: source, detector: settings.detector, server: settings.server,
+                                                         listeningSocket: SystemdIntegration.takeListeningSocket(),
+                                                         exitWhenDone: exitWhenDone, watchHotplug: replay == nil, logger: logger)
         } catch let error as ServerError {
             throw ValidationError(error.description)
         }
-        let hub = server.hub
-        let exitWhenDone = self.exitWhenDone
-        let pipeline = try SensorPipeline(source: source, configuration: settings.detector, logger: logger) { event in
-            switch event {
-            case .orientation(let change):
-                logger.info("orientation", metadata: ["orientation": "\(change.orientation)", "previous": "\(change.previous)",
-                                                      "time": "\(change.time)"])
-                hub.publish(orientation: change.orientation, time: change.time)
-            case .sensorActive(let active):
-                hub.setSensorActive(active)
-            case .sensorFailed:
-                hub.publish(orientation: .unknown, time: nil)
-            case .sourceFinished:
-                if exitWhenDone { claims.finishPipeline() }
-            }
-        }
-        claims.connect(pipeline)
-        // Hotplug: a sensor appearing, disappearing or changing (mount matrix) reopens the sensor
-        // at once if someone listens; a vanished one publishes `unknown` and the daemon goes on.
-        var monitor: UdevMonitor? = nil
-        if replay == nil {
-            let udevMonitor = UdevMonitor { event in
-                logger.info("udev event", metadata: ["action": "\(event.action)", "device": "\(event.device)"])
-                if ["add", "remove", "change"].contains(event.action) { pipeline.restart() }
-            }
-            do {
-                try udevMonitor.start()
-                monitor = udevMonitor
-            } catch {
-                logger.warning("hotplug monitoring unavailable", metadata: ["error": "\(error)"])
-            }
-        }
-        defer { monitor?.stop() }
-
-        let group = ServiceGroup(configuration: .init(
-            services: [
-                .init(service: SocketServerService(server: server)),
-                .init(service: PipelineService(pipeline: pipeline), successTerminationBehavior: .gracefullyShutdownGroup),
-            ],
-            gracefulShutdownSignals: [.sigterm, .sigint],
-            logger: logger
-        ))
+        let group = service.serviceGroup(logger: logger)
         SystemdIntegration.notify("READY=1\nSTATUS=serving \(settings.server.socketPath)")
         try await group.run()
         SystemdIntegration.notify("STOPPING=1")

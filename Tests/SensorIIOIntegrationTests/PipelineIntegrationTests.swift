@@ -130,3 +130,26 @@ extension SensorIIOIntegrationTests {
         await running.value
     }
 }
+
+extension SensorIIOIntegrationTests {
+    /// A sensor that stops delivering is reported (the daemon publishes unknown meanwhile) and
+    /// reopened; when data flows again, orientations follow.
+    @Test func aStalledSensorIsReopened() async throws {
+        let testbed = Testbed()
+        let device = FakeIIODevice(index: 0, name: "accel_3d", format: "le:s16/32>>0", scale: "0.0980665")
+        try testbed.add(device.description)
+        let log = EventLog()
+        var settings = IIOSettings()
+        settings.stallTimeout = 0.4
+        let pipeline = try Self.pipeline(log, settings: settings)
+        let running = Task { await pipeline.run() }
+        pipeline.setClaimed(true)
+        #expect(await log.wait { if case .sensorFailed(let why) = $0 { why.contains("stalled") } else { false } })
+        let failures = log.all.count
+        #expect(await log.wait { _ in log.all.dropFirst(failures).contains(.sensorActive(true)) }, "reopened after the stall")
+        Self.feed(testbed, device, raw: [0, -100, 0], seconds: 0.5)
+        #expect(await log.wait { if case .orientation(let e) = $0 { e.orientation == .portrait } else { false } })
+        pipeline.finish()
+        await running.value
+    }
+}

@@ -1,4 +1,5 @@
 import OrientationServer
+import SensorIIO
 import SensorPipeline
 import ServiceLifecycle
 import Synchronization
@@ -19,6 +20,7 @@ struct SocketServerService: Service {
 /// asks the daemon to exit (`--exit-when-done`), which shuts the whole group down.
 struct PipelineService: Service {
     let pipeline: SensorPipeline
+    let monitor: UdevMonitor?
 
     func run() async throws {
         await withGracefulShutdownHandler {
@@ -26,6 +28,7 @@ struct PipelineService: Service {
         } onGracefulShutdown: {
             pipeline.finish()
         }
+        monitor?.stop()
     }
 }
 

@@ -1,0 +1,82 @@
+import Logging
+import OrientationCore
+import OrientationServer
+import SensorIIO
+import SensorPipeline
+import ServiceLifecycle
+
+/// The running daemon: the socket server, the sensor pipeline between the source and the hub,
+/// and (for real sensors) the udev hotplug monitor, wired together.
+///
+/// Contract: ``start(source:detector:server:listeningSocket:exitWhenDone:watchHotplug:logger:)``
+/// returns once the socket accepts connections (a bad socket path fails here, before anything
+/// else runs). ``serviceGroup(logger:)`` runs it until SIGTERM/SIGINT (or, with `exitWhenDone`,
+/// until a replay ends); returning from its `run()` means every client got `goodbye`, the
+/// sensor is closed and the socket file is removed. Sensor failures never stop the daemon: they
+/// publish `unknown` and the sensor is reopened.
+public final class OrientationService: Sendable {
+    public let server: OrientationSocketServer
+    public let pipeline: SensorPipeline
+    private let monitor: UdevMonitor?
+
+    private init(server: OrientationSocketServer, pipeline: SensorPipeline, monitor: UdevMonitor?) {
+        self.server = server
+        self.pipeline = pipeline
+        self.monitor = monitor
+    }
+
+    public static func start(source: any SensorSource, detector: OrientationDetector.Configuration,
+                             server configuration: ServerConfiguration, listeningSocket: Int32? = nil,
+                             exitWhenDone: Bool = false, watchHotplug: Bool, logger: Logger) async throws -> OrientationService {
+        _ = try OrientationDetector(configuration: detector)
+        let claims = ClaimRelay()
+        let server = try await OrientationSocketServer.start(configuration: configuration, logger: logger,
+                                                             listeningSocket: listeningSocket,
+                                                             onClaimChange: { claims.forward($0) })
+        let hub = server.hub
+        let pipeline = try SensorPipeline(source: source, configuration: detector, logger: logger) { event in
+            switch event {
+            case .orientation(let change):
+                logger.info("orientation", metadata: ["orientation": "\(change.orientation)", "previous": "\(change.previous)",
+                                                      "time": "\(change.time)"])
+                hub.publish(orientation: change.orientation, time: change.time)
+            case .sensorActive(let active):
+                hub.setSensorActive(active)
+            case .sensorFailed:
+                hub.publish(orientation: .unknown, time: nil)
+            case .sourceFinished:
+                if exitWhenDone { claims.finishPipeline() }
+            }
+        }
+        claims.connect(pipeline)
+        // Hotplug: a sensor appearing, disappearing or changing (mount matrix) reopens the sensor
+        // at once if someone listens; a vanished one publishes `unknown` and the daemon goes on.
+        var monitor: UdevMonitor? = nil
+        if watchHotplug {
+            let udevMonitor = UdevMonitor { event in
+                logger.info("udev event", metadata: ["action": "\(event.action)", "device": "\(event.device)"])
+                if ["add", "remove", "change"].contains(event.action) { pipeline.restart() }
+            }
+            do {
+                try udevMonitor.start()
+                monitor = udevMonitor
+            } catch {
+                logger.warning("hotplug monitoring unavailable", metadata: ["error": "\(error)"])
+            }
+        }
+        return OrientationService(server: server, pipeline: pipeline, monitor: monitor)
+    }
+
+    /// The services: the socket server and the pipeline; a finished replay with `exitWhenDone`
+    /// shuts the group down.
+    public func serviceGroup(logger: Logger) -> ServiceGroup {
+        ServiceGroup(configuration: .init(
+            services: [
+                .init(service: SocketServerService(server: server)),
+                .init(service: PipelineService(pipeline: pipeline, monitor: monitor), successTerminationBehavior: .gracefullyShutdownGroup),
+            ],
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger
+        ))
+    }
+}
