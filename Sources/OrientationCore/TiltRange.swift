@@ -34,8 +34,9 @@ public struct TiltRange: Hashable, Sendable, CustomStringConvertible {
 }
 
 extension StringProtocol {
-    /// The text without leading and trailing spaces and tabs.
-    func trimmingBlanks() -> String {
+    /// The text without leading and trailing spaces and tabs (what the configuration file, the
+    /// command line and CSV cells allow around a value).
+    public func trimmingBlanks() -> String {
         var s = Substring(self)
         while let c = s.first, c == " " || c == "\t" { s.removeFirst() }
         while let c = s.last, c == " " || c == "\t" { s.removeLast() }

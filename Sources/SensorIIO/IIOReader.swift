@@ -1,7 +1,6 @@
 import CLibIIO
 import Glibc
 import OrientationCore
-import Synchronization
 
 /// Reads one IIO device on a dedicated thread and yields samples in the canonical frame.
 ///
@@ -11,50 +10,38 @@ import Synchronization
 /// disabled (`buffer/enable` back to 0) and the device closed. Values are
 /// `(raw + offset) × scale` (per-axis scale where the driver has it), converted from the scan
 /// format by libiio's own `iio_channel_convert` (sign, shift, endianness), then `M · value`.
-final class IIOReader: @unchecked Sendable {
-    // @unchecked: `thread` is written once before start returns and read by stop; `stopping`
-    // is a Mutex; everything else is immutable or lives on the reader thread only.
+final class IIOReader: Sendable {
     let plan: IIOReadPlan
     private let continuation: AsyncThrowingStream<Sample, Error>.Continuation
-    private let stopping = Mutex(false)
-    private var thread: pthread_t?
+    private let thread: OwnerThread
 
     init(plan: IIOReadPlan, continuation: AsyncThrowingStream<Sample, Error>.Continuation) {
         self.plan = plan
         self.continuation = continuation
+        let reading = ReaderBody(plan: plan, continuation: continuation)
+        thread = OwnerThread { owner in reading.run(owner) }
     }
 
     func start() throws(IIOError) {
-        let box = Unmanaged.passRetained(self)
-        var handle = pthread_t()
-        let result = pthread_create(&handle, nil, { argument in
-            let reader = Unmanaged<IIOReader>.fromOpaque(argument!).takeRetainedValue()
-            reader.run()
-            return nil
-        }, box.toOpaque())
-        guard result == 0 else {
-            box.release()
-            throw IIOError("cannot start the reader thread: \(String(cString: strerror(result)))")
-        }
-        thread = handle
+        try thread.start()
     }
 
     /// Stops and joins the thread (the sensor is closed when this returns).
     func stop() {
-        stopping.withLock { $0 = true }
-        if let thread {
-            pthread_join(thread, nil)
-            self.thread = nil
-        }
+        thread.stop()
     }
+}
 
-    private var shouldStop: Bool { stopping.withLock { $0 } }
+/// What runs on the reader thread; every libiio handle lives in its stack frames.
+private struct ReaderBody: Sendable {
+    let plan: IIOReadPlan
+    let continuation: AsyncThrowingStream<Sample, Error>.Continuation
 
     // MARK: - The reader thread
 
-    private func run() {
+    func run(_ owner: OwnerThread) {
         do {
-            try read()
+            try read(owner)
             continuation.finish()
         } catch {
             continuation.finish(throwing: error)
@@ -71,7 +58,7 @@ final class IIOReader: @unchecked Sendable {
         let signed: Bool
     }
 
-    private func read() throws(IIOError) {
+    private func read(_ owner: OwnerThread) throws(IIOError) {
         guard let context = iio_create_local_context() else {
             throw IIOError("cannot create a libiio context: \(String(cString: strerror(errno)))")
         }
@@ -84,9 +71,9 @@ final class IIOReader: @unchecked Sendable {
         let gyro = plan.readsGyroscope && plan.family == .accelerometer ? try axes(device, "anglvel") : []
         switch plan.mode {
         case .polled(let rate):
-            try poll(accel: accel, gyro: gyro, rate: rate)
+            try poll(owner, accel: accel, gyro: gyro, rate: rate)
         case .buffered(let batch):
-            try stream(context: context, device: device, accel: accel, gyro: gyro, batch: batch)
+            try stream(owner, context: context, device: device, accel: accel, gyro: gyro, batch: batch)
         }
     }
 
@@ -111,11 +98,11 @@ final class IIOReader: @unchecked Sendable {
     }
 
     /// Drivers without a buffer (da280, da217…): read the raw attributes on a fixed clock.
-    private func poll(accel: [Axis], gyro: [Axis], rate: Double) throws(IIOError) {
+    private func poll(_ owner: OwnerThread, accel: [Axis], gyro: [Axis], rate: Double) throws(IIOError) {
         let period = 1 / max(rate, 0.1)
         var next = Self.monotonic()
         var lastGood = next
-        while !shouldStop {
+        while !owner.isStopping {
             var raw: [Axis: Double] = [:]
             var ok = true
             for axis in accel + gyro {
@@ -139,7 +126,7 @@ final class IIOReader: @unchecked Sendable {
     }
 
     /// Buffered reading: enable the channels, let the driver batch `batch` samples per wake-up.
-    private func stream(context: OpaquePointer, device: OpaquePointer, accel: [Axis], gyro: [Axis], batch: Int) throws(IIOError) {
+    private func stream(_ owner: OwnerThread, context: OpaquePointer, device: OpaquePointer, accel: [Axis], gyro: [Axis], batch: Int) throws(IIOError) {
         selectTrigger(context: context, device: device)
         let timestamp = iio_device_find_channel(device, "timestamp", false)
         for axis in accel + gyro { iio_channel_enable(axis.channel) }
@@ -152,7 +139,7 @@ final class IIOReader: @unchecked Sendable {
         }
         defer { iio_buffer_destroy(buffer) }  // disables the buffer: buffer/enable returns to 0
         var lastGood = Self.monotonic()
-        while !shouldStop {
+        while !owner.isStopping {
             let bytes = iio_buffer_refill(buffer)
             let now = Self.monotonic()
             if bytes < 0 {

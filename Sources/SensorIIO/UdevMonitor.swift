@@ -1,11 +1,9 @@
 import CLibUdev
 import Glibc
-import Synchronization
 
 /// Watches udev for `iio` devices coming, going and changing, on a thread of its own (the udev
 /// monitor handle never leaves it), and reports each event through `onEvent`.
-public final class UdevMonitor: @unchecked Sendable {
-    // @unchecked: `thread` is set once in start() and used by stop(); `stopping` is a Mutex.
+public final class UdevMonitor: Sendable {
     public struct Event: Sendable, Hashable {
         /// `add`, `remove`, `change`, `bind`, …
         public var action: String
@@ -13,38 +11,21 @@ public final class UdevMonitor: @unchecked Sendable {
         public var device: String
     }
 
-    private let onEvent: @Sendable (Event) -> Void
-    private let stopping = Mutex(false)
-    private var thread: pthread_t?
+    private let thread: OwnerThread
 
     public init(onEvent: @escaping @Sendable (Event) -> Void) {
-        self.onEvent = onEvent
+        thread = OwnerThread { owner in UdevMonitor.run(owner, onEvent) }
     }
 
     public func start() throws(IIOError) {
-        let box = Unmanaged.passRetained(self)
-        var handle = pthread_t()
-        let result = pthread_create(&handle, nil, { argument in
-            let monitor = Unmanaged<UdevMonitor>.fromOpaque(argument!).takeRetainedValue()
-            monitor.run()
-            return nil
-        }, box.toOpaque())
-        guard result == 0 else {
-            box.release()
-            throw IIOError("cannot start the udev monitor thread")
-        }
-        thread = handle
+        try thread.start()
     }
 
     public func stop() {
-        stopping.withLock { $0 = true }
-        if let thread {
-            pthread_join(thread, nil)
-            self.thread = nil
-        }
+        thread.stop()
     }
 
-    private func run() {
+    private static func run(_ owner: OwnerThread, _ onEvent: @Sendable (Event) -> Void) {
         guard let udev = udev_new() else { return }
         defer { udev_unref(udev) }
         guard let monitor = udev_monitor_new_from_netlink(udev, "udev") else { return }
@@ -52,7 +33,7 @@ public final class UdevMonitor: @unchecked Sendable {
         udev_monitor_filter_add_match_subsystem_devtype(monitor, "iio", nil)
         guard udev_monitor_enable_receiving(monitor) >= 0 else { return }
         var poller = pollfd(fd: udev_monitor_get_fd(monitor), events: Int16(POLLIN), revents: 0)
-        while !stopping.withLock({ $0 }) {
+        while !owner.isStopping {
             guard poll(&poller, 1, 200) > 0 else { continue }
             while let device = udev_monitor_receive_device(monitor) {
                 let action = udev_device_get_action(device).map { String(cString: $0) } ?? ""

@@ -239,16 +239,3 @@ public struct SensorLogReader: ~Copyable {
         return roles
     }
 }
-
-extension String {
-    /// The string without leading and trailing spaces and tabs.
-    func trimmingBlanks() -> String {
-        let bytes = Array(utf8)
-        var lo = 0
-        var hi = bytes.count
-        while lo < hi && (bytes[lo] == 0x20 || bytes[lo] == 0x09) { lo += 1 }
-        while hi > lo && (bytes[hi - 1] == 0x20 || bytes[hi - 1] == 0x09) { hi -= 1 }
-        if lo == 0 && hi == bytes.count { return self }
-        return String(decoding: bytes[lo..<hi], as: UTF8.self)
-    }
-}

@@ -41,12 +41,3 @@ struct DetectorOptions: ParsableArguments {
         return configuration
     }
 }
-
-extension StringProtocol {
-    func trimmingBlanks() -> String {
-        var s = Substring(self)
-        while let c = s.first, c == " " || c == "\t" { s.removeFirst() }
-        while let c = s.last, c == " " || c == "\t" { s.removeLast() }
-        return String(s)
-    }
-}

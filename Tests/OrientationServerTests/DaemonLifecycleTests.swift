@@ -16,8 +16,7 @@ import Testing
         let a = try ChildProcess([Build.orientationctl, "follow", "--once", "--json", "--socket", socket], directory: dir)
         let b = try ChildProcess([Build.orientationctl, "follow", "--once", "--json", "--supported", "all-but-upside-down", "--socket", socket], directory: dir)
         // Lock once the device is portrait (log 15.9 s), before the landscapes (30.7 s).
-        let client = try TestSocket(path: socket)
-        _ = client.readLine()
+        let client = try TestSocket.greeted(socket)
         client.send("{\"op\":\"subscribe\"}\n")
         #expect(client.readLine(timeout: 20) { $0.contains("\"orientation\":\"portrait\"") && $0.contains("\"type\":\"orientation\"") } != nil)
         let locked = try runCapturing([Build.orientationctl, "lock", "--socket", socket])
@@ -35,10 +34,7 @@ import Testing
         let socket = dir + "/d.sock"
         let daemon = try ChildProcess([Build.orientationd, "--replay", Build.recording, "--loop", "--socket", socket], directory: dir)
         #expect(waitForSocket(socket))
-        let client = try TestSocket(path: socket)
-        _ = client.readLine()
-        client.send("{\"op\":\"subscribe\"}\n")
-        _ = client.readLine()
+        let client = try TestSocket.subscriber(socket)
         #expect(daemon.terminate() == 0, "\(daemon.stderr)")
         #expect(client.readLine(timeout: 5) { $0.contains("\"type\":\"goodbye\"") } != nil)
         #expect(client.waitForClose())
@@ -49,9 +45,7 @@ import Testing
     @Test func aRegularFileAtTheSocketPathIsRefusedAndKept() throws {
         let dir = temporaryDirectory()
         let path = dir + "/notes.txt"
-        let file = fopen(path, "w")
-        fputs("keep me\n", file)
-        fclose(file)
+        writeFile(path, "keep me\n")
         let daemon = try ChildProcess([Build.orientationd, "--replay", Build.recording, "--socket", path], directory: dir)
         #expect(daemon.wait() != 0)
         #expect(daemon.stderr.contains("\(path) exists and is a regular file, not a socket; refusing to replace it"), "\(daemon.stderr)")
@@ -61,16 +55,12 @@ import Testing
     @Test func aBadConfigurationKeyIsNamedWithItsLine() throws {
         let dir = temporaryDirectory()
         let config = dir + "/orientationd.conf"
-        let file = fopen(config, "w")
-        fputs("[server]\nmax-clients = 10\n\n[detector]\nsettle-tim = 0.2\n", file)
-        fclose(file)
+        writeFile(config, "[server]\nmax-clients = 10\n\n[detector]\nsettle-tim = 0.2\n")
         let daemon = try ChildProcess([Build.orientationd, "--replay", Build.recording, "--config", config, "--socket", dir + "/s"], directory: dir)
         #expect(daemon.wait() != 0)
         #expect(daemon.stderr.contains("\(config):5: unknown detector parameter settle-tim; did you mean 'settle-time'?"), "\(daemon.stderr)")
         let bad = dir + "/server.conf"
-        let second = fopen(bad, "w")
-        fputs("[server]\nmax-clients = many\n", second)
-        fclose(second)
+        writeFile(bad, "[server]\nmax-clients = many\n")
         let other = try ChildProcess([Build.orientationd, "--replay", Build.recording, "--config", bad, "--socket", dir + "/s"], directory: dir)
         #expect(other.wait() != 0)
         #expect(other.stderr.contains("\(bad):2: max-clients: must be a positive whole number, not \"many\""), "\(other.stderr)")
@@ -79,9 +69,7 @@ import Testing
     @Test func aMalformedReplayLogNamesFileAndLine() throws {
         let dir = temporaryDirectory()
         let log = dir + "/bad.log"
-        let file = fopen(log, "w")
-        fputs("# orientationd-log v1\ntime,accel_x,accel_y,accel_z\n0,0,-9.8,0\n0.1,0,x,0\n", file)
-        fclose(file)
+        writeFile(log, "# orientationd-log v1\ntime,accel_x,accel_y,accel_z\n0,0,-9.8,0\n0.1,0,x,0\n")
         let daemon = try ChildProcess([Build.orientationd, "--replay", log, "--socket", dir + "/s"], directory: dir)
         #expect(daemon.wait() != 0)
         #expect(daemon.stderr.contains("\(log):4: column accel_y: \"x\" is not a number"), "\(daemon.stderr)")
@@ -131,15 +119,12 @@ import Testing
             return ["socket-group", "privileged-group", "device"].contains { setting.hasPrefix($0) } ? "" : setting
         }.joined(separator: "\n")
         let config = dir + "/orientationd.conf"
-        let file = fopen(config, "w")
-        fputs(uncommented, file)
-        fclose(file)
+        writeFile(config, uncommented)
         let socket = dir + "/d.sock"
         let daemon = try ChildProcess([Build.orientationd, "--config", config, "--socket", socket, "--replay", Build.recording,
                                        "--speed", "max", "--exit-when-done"], directory: dir)
         #expect(waitForSocket(socket), "\(daemon.stderr)")
-        let client = try TestSocket(path: socket)
-        _ = client.readLine()
+        let client = try TestSocket.greeted(socket)
         client.send("{\"op\":\"subscribe\"}\n")
         #expect(client.readLine(timeout: 20) { $0.contains("\"goodbye\"") } != nil)
         #expect(daemon.wait() == 0, "\(daemon.stderr)")

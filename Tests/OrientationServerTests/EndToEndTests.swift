@@ -62,8 +62,7 @@ import Testing
         #expect(current["orientation"]?.stringValue == "face-up")
         #expect(current["subscribers"]?.numberValue == 1)
         // A client arriving now is told the current state in the subscribe reply itself.
-        let client = try TestSocket(path: socket)
-        _ = client.readLine()
+        let client = try TestSocket.greeted(socket)
         client.send("{\"op\":\"subscribe\"}\n")
         let reply = try ServerMessage.parse(Array(try #require(client.readLine()).utf8))
         guard case .subscribed(let now, _) = reply else { Issue.record("no subscribed reply"); return }

@@ -116,8 +116,6 @@ func trimmedRecording(from: Double, to: Double, directory: String) -> String {
         }
     }
     let path = directory + "/trimmed.log"
-    let file = fopen(path, "w")
-    fputs(out.joined(separator: "\n") + "\n", file)
-    fclose(file)
+    writeFile(path, out.joined(separator: "\n") + "\n")
     return path
 }

@@ -29,9 +29,7 @@ import Testing
 
     @Test func aRegularFileIsNeverDeleted() async throws {
         let path = temporaryDirectory() + "/precious"
-        let file = fopen(path, "w")
-        fputs("user data\n", file)
-        fclose(file)
+        writeFile(path, "user data\n")
         await #expect {
             try await Self.start(path)
         } throws: { error in

@@ -26,8 +26,7 @@ import Testing
 
     @Test func subscribeRepliesAtOnceClaimsTheSensorAndStreamsEventsInOrder() async throws {
         let harness = try await ServerHarness.start()
-        let client = try TestSocket(path: harness.path)
-        _ = client.readLine()
+        let client = try TestSocket.greeted(harness.path)
         client.send("{\"op\":\"subscribe\",\"id\":\"s\"}\n")
         #expect(try Self.message(client.readLine()) == .subscribed(state: OrientationState(), id: .string("s")))
         #expect(await harness.nextClaim() == true)
@@ -54,10 +53,7 @@ import Testing
 
     @Test func duplicatePublishesAreNotEvents() async throws {
         let harness = try await ServerHarness.start()
-        let client = try TestSocket(path: harness.path)
-        _ = client.readLine()
-        client.send("{\"op\":\"subscribe\"}\n")
-        _ = client.readLine()
+        let client = try TestSocket.subscriber(harness.path)
         harness.server.hub.publish(orientation: .portrait, time: 1)
         harness.server.hub.publish(orientation: .portrait, time: 2)
         harness.server.hub.publish(orientation: .faceUp, time: 3)
@@ -71,8 +67,7 @@ import Testing
     @Test func aLateClientGetsTheCurrentStateAtOnceAndGetSaysHowOld() async throws {
         let harness = try await ServerHarness.start()
         harness.server.hub.publish(orientation: .landscapeRight, time: 4)
-        let client = try TestSocket(path: harness.path)
-        _ = client.readLine()
+        let client = try TestSocket.greeted(harness.path)
         client.send("{\"op\":\"get\"}\n")
         guard case let .state(state, age, active, subscribers, _) = try Self.message(client.readLine()) else { Issue.record("no state"); return }
         #expect(state.orientation == .landscapeRight)
@@ -106,12 +101,8 @@ import Testing
     @Test(arguments: badInputs)
     func badInputGetsAnErrorAndEveryoneLivesOn(_ input: BadInput) async throws {
         let harness = try await ServerHarness.start()
-        let bystander = try TestSocket(path: harness.path)
-        _ = bystander.readLine()
-        bystander.send("{\"op\":\"subscribe\"}\n")
-        _ = bystander.readLine()
-        let client = try TestSocket(path: harness.path)
-        _ = client.readLine()
+        let bystander = try TestSocket.subscriber(harness.path)
+        let client = try TestSocket.greeted(harness.path)
         client.send(input.bytes)
         guard case .error(let error, _) = try Self.message(client.readLine()) else { Issue.record("no error reply"); return }
         #expect(error.code == input.code)
@@ -125,8 +116,7 @@ import Testing
 
     @Test func anErrorReplyKeepsTheRequestID() async throws {
         let harness = try await ServerHarness.start()
-        let client = try TestSocket(path: harness.path)
-        _ = client.readLine()
+        let client = try TestSocket.greeted(harness.path)
         client.send("{\"op\":\"fly\",\"id\":42}\n")
         guard case .error(let error, let id) = try Self.message(client.readLine()) else { Issue.record("no error"); return }
         #expect(error.code == .unknownOp)
@@ -136,12 +126,8 @@ import Testing
 
     @Test func aMebibyteLineIsRefusedAndOnlyThatClientIsClosed() async throws {
         let harness = try await ServerHarness.start()
-        let bystander = try TestSocket(path: harness.path)
-        _ = bystander.readLine()
-        bystander.send("{\"op\":\"subscribe\"}\n")
-        _ = bystander.readLine()
-        let client = try TestSocket(path: harness.path)
-        _ = client.readLine()
+        let bystander = try TestSocket.subscriber(harness.path)
+        let client = try TestSocket.greeted(harness.path)
         client.send([UInt8](repeating: UInt8(ascii: "a"), count: 1 << 20) + [0x0A])
         guard case .error(let error, _) = try Self.message(client.readLine()) else { Issue.record("no error"); return }
         #expect(error.code == .lineTooLong)
@@ -154,8 +140,7 @@ import Testing
     @Test func halfALineThenDisconnectLeavesTheServerServing() async throws {
         let harness = try await ServerHarness.start()
         do {
-            let client = try TestSocket(path: harness.path)
-            _ = client.readLine()
+            let client = try TestSocket.greeted(harness.path)
             client.send("{\"op\":\"subscr")
         }
         let next = try TestSocket(path: harness.path)
@@ -168,8 +153,7 @@ import Testing
 
     @Test func aFloodIsRateLimited() async throws {
         let harness = try await ServerHarness.start { $0.requestsPerSecond = 5; $0.requestBurst = 10 }
-        let client = try TestSocket(path: harness.path)
-        _ = client.readLine()
+        let client = try TestSocket.greeted(harness.path)
         client.send(String(repeating: "{\"op\":\"ping\"}\n", count: 50))
         var pongs = 0
         var limited = false
@@ -203,8 +187,7 @@ import Testing
         var info = stat()
         #expect(lstat(harness.path, &info) == 0)
         #expect(info.st_mode & 0o777 == 0o660)
-        let client = try TestSocket(path: harness.path)
-        _ = client.readLine()
+        let client = try TestSocket.greeted(harness.path)
         await harness.stop()
         #expect(try Self.message(client.readLine()) == .goodbye(reason: "test over"))
         #expect(client.waitForClose())
@@ -219,10 +202,7 @@ import Testing
         var small: Int32 = 4096
         setsockopt(stalled.fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
         stalled.send("{\"op\":\"subscribe\"}\n")
-        let reader = try TestSocket(path: harness.path)
-        _ = reader.readLine()
-        reader.send("{\"op\":\"subscribe\"}\n")
-        _ = reader.readLine()
+        let reader = try TestSocket.subscriber(harness.path)
         let cycle: [DeviceOrientation] = [.portrait, .landscapeLeft, .portraitUpsideDown, .landscapeRight]
         // Enough events to fill the stalled client's socket buffers many times over (~130 bytes
         // each); the reader keeps up, reading each event as it comes, as a live client does.
@@ -246,10 +226,7 @@ import Testing
 
     @Test func rootMayLockAndEverySubscriberSeesIt() async throws {
         let harness = try await ServerHarness.start()
-        let subscriber = try TestSocket(path: harness.path)
-        _ = subscriber.readLine()
-        subscriber.send("{\"op\":\"subscribe\"}\n")
-        _ = subscriber.readLine()
+        let subscriber = try TestSocket.subscriber(harness.path)
         let admin = try TestSocket(path: harness.path)  // this test process runs as root
         _ = admin.readLine()
         admin.send("{\"op\":\"lock\",\"id\":1}\n")

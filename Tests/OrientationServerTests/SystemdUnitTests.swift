@@ -10,9 +10,7 @@ import Testing
             let text = ChildProcess.read(Build.repository + "/systemd/" + name)
             #expect(!text.isEmpty, "systemd/\(name) missing")
             let staged = text.replacingOccurrences("/usr/bin/orientationd", with: Build.orientationd)
-            let file = fopen(directory + "/" + name, "w")
-            fputs(staged, file)
-            fclose(file)
+            writeFile(directory + "/" + name, staged)
         }
         return directory
     }
@@ -44,8 +42,7 @@ import Testing
         let activator = try ChildProcess(["/usr/bin/systemd-socket-activate", "-l", socket, Build.orientationd, "--replay",
                                           Build.recording, "--speed", "max", "--exit-when-done"], directory: directory)
         #expect(waitForSocket(socket), "\(activator.stderr)")
-        let client = try TestSocket(path: socket)
-        _ = client.readLine()
+        let client = try TestSocket.greeted(socket)
         client.send("{\"op\":\"subscribe\"}\n")
         #expect(client.readLine(timeout: 20) { $0.contains("\"type\":\"goodbye\"") } != nil)
         #expect(activator.wait() == 0, "\(activator.stderr)")

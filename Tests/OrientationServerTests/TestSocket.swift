@@ -122,3 +122,27 @@ func raiseFileLimit() {
     limit.rlim_cur = limit.rlim_max
     setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
 }
+
+extension TestSocket {
+    /// Connects and reads the server's `hello`.
+    static func greeted(_ path: String) throws -> TestSocket {
+        let socket = try TestSocket(path: path)
+        _ = socket.readLine()
+        return socket
+    }
+
+    /// Connects, reads `hello`, subscribes and reads the `subscribed` reply.
+    static func subscriber(_ path: String) throws -> TestSocket {
+        let socket = try greeted(path)
+        socket.send("{\"op\":\"subscribe\"}\n")
+        _ = socket.readLine()
+        return socket
+    }
+}
+
+/// Writes `text` to `path` (creating or truncating it).
+func writeFile(_ path: String, _ text: String) {
+    let file = fopen(path, "w")
+    fputs(text, file)
+    fclose(file)
+}
