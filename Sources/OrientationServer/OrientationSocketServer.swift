@@ -63,7 +63,8 @@ public final class OrientationSocketServer: Sendable {
             }
         } catch {
             try? await group.shutdownGracefully()
-            throw ServerError.system(configuration.socketPath, call: "bind", errno: (error as? IOError)?.errnoCode ?? 0)
+            // IOError's description carries the failing call and errno text; others say what they are.
+            throw ServerError.cannotListen(configuration.socketPath, reason: "\(error)")
         }
         var identity: (dev: UInt, ino: UInt)? = nil
         if listeningSocket == nil {

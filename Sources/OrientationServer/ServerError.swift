@@ -10,6 +10,8 @@ public enum ServerError: Error, Hashable, Sendable, CustomStringConvertible {
     case system(String, call: String, errno: Int32)
     /// The configured group does not exist.
     case unknownGroup(String)
+    /// Binding or adopting the listening socket failed.
+    case cannotListen(String, reason: String)
 
     public var description: String {
         switch self {
@@ -23,6 +25,8 @@ public enum ServerError: Error, Hashable, Sendable, CustomStringConvertible {
             return "\(call) \(path): \(SystemErrorText.describe(code))"
         case let .unknownGroup(name):
             return "group \"\(name)\" does not exist"
+        case let .cannotListen(path, reason):
+            return "cannot listen on \(path): \(reason)"
         }
     }
 }

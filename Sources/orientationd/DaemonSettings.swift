@@ -29,7 +29,7 @@ struct DaemonSettings {
                     }
                 }
             } catch {
-                throw ValidationError("\(error)")
+                throw DaemonFailure("\(error)")
             }
         }
         var pairs: [(name: String, value: String)] = []
@@ -88,7 +88,7 @@ struct DaemonSettings {
 
     static func read(_ path: String) throws -> String {
         guard let file = fopen(path, "r") else {
-            throw ValidationError("\(path): cannot open: \(String(cString: strerror(errno)))")
+            throw DaemonFailure("\(path): cannot open: \(String(cString: strerror(errno)))")
         }
         defer { fclose(file) }
         var bytes: [UInt8] = []

@@ -98,7 +98,7 @@ struct Orientationd: AsyncParsableCommand {
             do {
                 replaySource = try ReplaySource(path: replayPath, speed: settings.speed, loop: loop)
             } catch {
-                throw ValidationError("\(error)")
+                throw DaemonFailure("\(error)")
             }
             logger.info("replaying", metadata: ["log": "\(replayPath)", "samples": "\(replaySource.samples.count)",
                                                 "speed": "\(speed)", "loop": "\(loop)"])
@@ -113,7 +113,7 @@ struct Orientationd: AsyncParsableCommand {
                                                          listeningSocket: SystemdIntegration.takeListeningSocket(),
                                                          exitWhenDone: exitWhenDone, watchHotplug: replay == nil, logger: logger)
         } catch let error as ServerError {
-            throw ValidationError(error.description)
+            throw DaemonFailure(error.description)
         }
         let group = service.serviceGroup(logger: logger)
         SystemdIntegration.notify("READY=1\nSTATUS=serving \(settings.server.socketPath)")
