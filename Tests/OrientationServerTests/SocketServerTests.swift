@@ -298,3 +298,21 @@ func runCapturing(_ arguments: [String]) throws -> String {
     waitpid(pid, &status, 0)
     return String(decoding: output, as: UTF8.self)
 }
+
+extension SocketServerTests {
+    @Test func theSocketGroupAndModeAreApplied() async throws {
+        let harness = try await ServerHarness.start { $0.socketGroup = "nogroup"; $0.socketMode = 0o660 }
+        var info = stat()
+        #expect(lstat(harness.path, &info) == 0)
+        var group = group()
+        var result: UnsafeMutablePointer<group>? = nil
+        var buffer = [CChar](repeating: 0, count: 4096)
+        #expect(getgrnam_r("nogroup", &group, &buffer, buffer.count, &result) == 0 && result != nil)
+        #expect(info.st_gid == group.gr_gid)
+        #expect(info.st_mode & 0o777 == 0o660)
+        await harness.stop()
+        await #expect(throws: ServerError.unknownGroup("no-such-group-here")) {
+            _ = try await ServerHarness.start { $0.socketGroup = "no-such-group-here" }
+        }
+    }
+}

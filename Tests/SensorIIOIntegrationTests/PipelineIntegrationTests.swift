@@ -153,3 +153,28 @@ extension SensorIIOIntegrationTests {
         await running.value
     }
 }
+
+extension SensorIIOIntegrationTests {
+    /// `0, 1, 0; -1, 0, 0; 0, 0, 1` is a real, non-symmetric hwdb entry (a sensor mounted turned
+    /// by 90°). Held upright by its user, such a device's sensor reads +1 g on its own x axis; with
+    /// the hwdb matrix the daemon reports portrait, as the user expects. Without the matrix the
+    /// same reading would be landscape-right, and with v·M instead of M·v landscape-left.
+    @Test(arguments: [("0, 1, 0; -1, 0, 0; 0, 0, 1", DeviceOrientation.portrait), (nil, DeviceOrientation.landscapeRight)])
+    func aNonSymmetricHwdbMatrixGivesTheOrientationTheUserExpects(matrix: String?, expected: DeviceOrientation) async throws {
+        let testbed = Testbed()
+        var device = FakeIIODevice(index: 0, name: "accel_3d", format: "le:s16/32>>0", scale: "0.0980665")
+        if let matrix { device.udev["ACCEL_MOUNT_MATRIX"] = matrix }
+        try testbed.add(device.description)
+        let log = EventLog()
+        let pipeline = try Self.pipeline(log)
+        let running = Task { await pipeline.run() }
+        pipeline.setClaimed(true)
+        #expect(await log.wait { $0 == .sensorActive(true) })
+        #expect(testbed.attribute(device.syspath, "sampling_frequency")?.hasPrefix("50") == true, "the requested rate is set")
+        Self.feed(testbed, device, raw: [100, 0, 0], seconds: 0.5)  // +1 g on the sensor's x axis
+        #expect(await log.wait { if case .orientation(let e) = $0 { e.orientation == expected } else { false } })
+        #expect(!log.all.contains { if case .orientation(let e) = $0 { e.orientation != expected } else { false } })
+        pipeline.finish()
+        await running.value
+    }
+}
