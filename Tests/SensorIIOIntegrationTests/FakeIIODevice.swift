@@ -16,6 +16,8 @@ struct FakeIIODevice {
     var raw: (Int, Int, Int) = (0, 0, 0)
     /// A second channel family in the same device (an IMU), with its own format and scale.
     var gyro: (format: String, scale: String)? = nil
+    /// Per-axis scales (`in_accel_x_scale`, …) instead of the shared `in_accel_scale`.
+    var axisScales: [String]? = nil
 
     var id: String { "iio:device\(index)" }
     var syspath: String { "/sys/devices/platform/fake-\(name)-\(index)/iio:device\(index)" }
@@ -43,7 +45,11 @@ struct FakeIIODevice {
                     channelIndex += 1
                 }
             }
-            attr("in_\(kind)_scale", scale)
+            if kind == self.kind, let axisScales {
+                for (axis, value) in zip(["x", "y", "z"], axisScales) { attr("in_\(kind)_\(axis)_scale", value) }
+            } else {
+                attr("in_\(kind)_scale", scale)
+            }
             if let offset { attr("in_\(kind)_offset", offset) }
         }
         family(kind, format, scale, offset)

@@ -217,3 +217,18 @@ extension SensorIIOIntegrationTests {
         #expect(testbed.attribute(gyro.syspath, "buffer/enable")?.hasPrefix("0") == true)
     }
 }
+
+extension SensorIIOIntegrationTests {
+    /// Some drivers calibrate each axis: `in_accel_x_scale` and so on instead of one shared scale.
+    @Test func perAxisScalesAreApplied() async throws {
+        let testbed = Testbed()
+        let device = FakeIIODevice(index: 0, name: "lis3dh", format: "le:s12/16>>4", scale: "", axisScales: ["0.01", "0.02", "0.04"])
+        try testbed.add(device.description)
+        let stream = try await IIOSensorSource(plan: IIOReadPlan(device: device.id, mode: .buffered(batch: 1)), name: "x").open()
+        writeAll(testbed.deviceFD(device.node), device.scan([100, 100, 100], timestampNanoseconds: 1))
+        let sample = try #require(try await stream.next())
+        #expect(abs(sample.acceleration.x - 1) < 1e-12 && abs(sample.acceleration.y - 2) < 1e-12 && abs(sample.acceleration.z - 4) < 1e-12,
+                "\(sample.acceleration)")
+        stream.close()
+    }
+}
