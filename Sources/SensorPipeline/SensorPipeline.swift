@@ -98,39 +98,43 @@ public actor SensorPipeline {
             do {
                 stream = try await source.open()
             } catch {
-                report(failure: "cannot open \(source.name): \(error)", delay: &delay)
-                try? await Task.sleep(for: .seconds(delay))
+                await backOff(failure: "cannot open \(source.name): \(error)", delay: &delay)
                 continue
             }
             logger.info("sensor opened", metadata: ["sensor": "\(source.name)"])
             sink(.sensorActive(true))
             detector.reset()
-            defer {
-                stream.close()
-                sink(.sensorActive(false))
-                logger.info("sensor closed", metadata: ["sensor": "\(source.name)"])
-            }
+            var failure: Error? = nil
             do {
                 while let sample = try await stream.next() {
                     delay = 0.5
                     if let event = detector.process(sample) { sink(.orientation(event)) }
                 }
-                if Task.isCancelled { return }
-                logger.info("source finished", metadata: ["sensor": "\(source.name)", "samples": "\(detector.statistics.samples)"])
-                sink(.sourceFinished)
-                return
-            } catch is CancellationError {
-                return
             } catch {
-                report(failure: "\(source.name) failed: \(error)", delay: &delay)
+                failure = error
             }
-            try? await Task.sleep(for: .seconds(delay))
+            // Close before anything else, in particular before backing off: a failed or stalled
+            // sensor must not stay open (its buffer enabled) while we wait to retry.
+            stream.close()
+            sink(.sensorActive(false))
+            logger.info("sensor closed", metadata: ["sensor": "\(source.name)"])
+            if Task.isCancelled || failure is CancellationError { return }
+            if let failure {
+                await backOff(failure: "\(source.name) failed: \(failure)", delay: &delay)
+                continue
+            }
+            logger.info("source finished", metadata: ["sensor": "\(source.name)", "samples": "\(detector.statistics.samples)"])
+            sink(.sourceFinished)
+            return
         }
     }
 
-    private nonisolated func report(failure: String, delay: inout Double) {
+    /// Reports a failure (the daemon publishes `unknown`), waits `delay`, then doubles it (up to
+    /// 30 s) for the next failure; a successful sample resets it.
+    private nonisolated func backOff(failure: String, delay: inout Double) async {
         logger.warning("sensor failure; retrying", metadata: ["error": "\(failure)", "retry-in": "\(delay)s"])
         sink(.sensorFailed(failure))
+        try? await Task.sleep(for: .seconds(delay))
         delay = min(delay * 2, 30)
     }
 }

@@ -145,6 +145,12 @@ extension SensorIIOIntegrationTests {
         let running = Task { await pipeline.run() }
         pipeline.setClaimed(true)
         #expect(await log.wait { if case .sensorFailed(let why) = $0 { why.contains("stalled") } else { false } })
+        // Closed first, then reported: the stalled sensor's buffer is not left enabled while the
+        // pipeline waits to retry.
+        let closedAt = log.all.firstIndex(of: .sensorActive(false))
+        let failedAt = log.all.firstIndex { if case .sensorFailed = $0 { true } else { false } }
+        #expect(closedAt != nil && failedAt != nil && closedAt! < failedAt!, "\(log.all)")
+        #expect(testbed.attribute(device.syspath, "buffer/enable")?.hasPrefix("0") == true, "closed during the back-off")
         let failures = log.all.count
         #expect(await log.wait { _ in log.all.dropFirst(failures).contains(.sensorActive(true)) }, "reopened after the stall")
         Self.feed(testbed, device, raw: [0, -100, 0], seconds: 0.5)
