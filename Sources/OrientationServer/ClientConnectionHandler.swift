@@ -24,8 +24,8 @@ final class ClientConnectionHandler: ChannelInboundHandler {
     /// The newest event not yet written because the connection was not writable.
     private var pendingEvent: String?
     var isSubscribed = false
-    /// Counts events coalesced away (diagnostics).
-    private(set) var coalesced = 0
+    /// Events replaced by a newer one while this client was slow (logged when it disconnects).
+    private var coalesced = 0
 
     init(hub: SubscriptionHub) {
         self.hub = hub
@@ -63,7 +63,7 @@ final class ClientConnectionHandler: ChannelInboundHandler {
         if let buffer, buffer.readableBytes > 0 {
             logger.debug("client left with an unfinished line", metadata: ["bytes": "\(buffer.readableBytes)"])
         }
-        logger.debug("client disconnected")
+        logger.debug("client disconnected", metadata: ["events-coalesced": "\(coalesced)"])
         self.context = nil
         context.fireChannelInactive()
     }

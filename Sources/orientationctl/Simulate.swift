@@ -7,7 +7,7 @@ import OrientationCore
 struct Simulate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run a synthetic motion scenario (the detector's specification) through the detector.",
-        discussion: "Without a name, lists the scenarios. A name may be any unique part of a scenario's name."
+        discussion: "Without a name, lists the scenarios with their category. A name may be any unique part of a scenario's name."
     )
 
     @Argument(help: "A scenario name, or a unique part of one.")
@@ -27,7 +27,7 @@ struct Simulate: ParsableCommand {
     func run() throws {
         let all = ScenarioCatalog.all
         guard let name else {
-            for scenario in all { print(scenario.name) }
+            for scenario in all { print("\(scenario.category.rawValue.padding(to: 18))\(scenario.name)") }
             return
         }
         let matches = all.filter { $0.name == name } + all.filter { $0.name != name && $0.name.contains(name) }
