@@ -57,6 +57,9 @@ let package = Package(
         // Synthesises realistic device motion (the scenario suite's generator). A real library,
         // not a test hack: the benchmarks and `orientationctl simulate` use it too.
         .target(name: "MotionSynthesis", dependencies: ["OrientationCore"], swiftSettings: strictSettings),
+        // Scoring the detector against a recording's own ground truth (`orientationctl evaluate`)
+        // and the SVG timeline that shows why it decided (`orientationctl plot`).
+        .target(name: "DetectorEvaluation", dependencies: ["OrientationCore"], swiftSettings: strictSettings),
 
         // MARK: Sources, server, client.
         // Sensor sources (replay now; IIO in SensorIIO) and the claim-driven pipeline into the
@@ -123,7 +126,7 @@ let package = Package(
         .executableTarget(
             name: "orientationctl",
             dependencies: [
-                "OrientationCore", "SensorLog", "MotionSynthesis", "OrientationClient", "OrientationProtocol",
+                "OrientationCore", "SensorLog", "MotionSynthesis", "DetectorEvaluation", "OrientationClient", "OrientationProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -142,6 +145,11 @@ let package = Package(
         .testTarget(
             name: "OrientationCoreTests",
             dependencies: ["OrientationCore", "MotionSynthesis", "SensorLog"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "DetectorEvaluationTests",
+            dependencies: ["DetectorEvaluation", "OrientationCore", "SensorLog", "MotionSynthesis"],
             swiftSettings: strictSettings
         ),
         .testTarget(name: "SensorLogTests", dependencies: ["SensorLog"], swiftSettings: strictSettings),

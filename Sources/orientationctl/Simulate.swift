@@ -7,7 +7,12 @@ import OrientationCore
 struct Simulate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run a synthetic motion scenario (the detector's specification) through the detector.",
-        discussion: "Without a name, lists the scenarios with their category. A name may be any unique part of a scenario's name."
+        discussion: """
+        Without a name, lists the scenarios with their category. A name may be any unique part of \
+        a scenario's name. --check runs every scenario (or every one whose name contains NAME) at \
+        10, 50 and 100 Hz with and without a gyroscope, prints each failure and a count, and exits \
+        with status 1 when any fails: the specification in one command.
+        """
     )
 
     @Argument(help: "A scenario name, or a unique part of one.")
@@ -22,10 +27,14 @@ struct Simulate: ParsableCommand {
     @Flag(help: "Print the detector's state after every sample (CSV).")
     var trace = false
 
+    @Flag(help: "Check every scenario (or those whose name contains NAME) at every rate, with and without a gyroscope.")
+    var check = false
+
     @OptionGroup var detector: DetectorOptions
 
     func run() throws {
         let all = ScenarioCatalog.all
+        if check { return try checkAll(all.filter { name == nil || $0.name.contains(name!) }) }
         guard let name else {
             for scenario in all { print("\(scenario.category.rawValue.padding(to: 18))\(scenario.name)") }
             return
@@ -61,5 +70,24 @@ struct Simulate: ParsableCommand {
             for failure in run.failures { print("FAIL: \(failure)") }
             throw ExitCode(1)
         }
+    }
+
+    /// `--check`: every scenario at 10, 50 and 100 Hz, with and without a gyroscope.
+    func checkAll(_ scenarios: [Scenario]) throws {
+        let configuration = try detector.configuration()
+        var runs = 0, failed = 0
+        for scenario in scenarios {
+            for gyroscope in [false, true] {
+                for rate in [10.0, 50, 100] {
+                    let run = try ScenarioRun(scenario, rate: rate, gyroscope: gyroscope, configuration: configuration)
+                    runs += 1
+                    guard !run.failures.isEmpty else { continue }
+                    failed += 1
+                    print("FAIL \(scenario.name) @ \(Int(rate)) Hz\(gyroscope ? " + gyro" : ""): \(run.failures.joined(separator: "; "))")
+                }
+            }
+        }
+        print("\(runs - failed) passed, \(failed) failed")
+        if failed > 0 { throw ExitCode(1) }
     }
 }

@@ -1,0 +1,141 @@
+import ArgumentParser
+import DetectorEvaluation
+import MotionSynthesis
+import OrientationCore
+import OrientationProtocol
+import SensorLog
+
+/// `orientationctl evaluate LOG…`: runs the detector over recordings and scores its events
+/// against each recording's own ground truth (docs/DETECTOR.md, "Scoring against the
+/// recording"), so a change to the detector or its parameters is judged by numbers across all
+/// the data at hand, not by one log.
+struct Evaluate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Score the detector on recorded logs: transitions matched, missed, spurious events, latency.",
+        discussion: """
+        Truth comes from each log itself: the acceleration low-passed (τ = 0.3 s) and labelled \
+        face-up/face-down within 15° of horizontal, an in-plane orientation within 55° of vertical \
+        and 30° of its edge; runs shorter than 0.5 s are dropped. Each change of that label is a \
+        transition the detector should publish once; an event no transition explains is \
+        spurious. Prints per log, then the total; with --verbose, every missed transition and \
+        spurious event. --json prints one object per log per line (transitions, matched, missed, \
+        spurious, latency_median, latency_max, log) and the total on standard error. Exit status \
+        1 when a log cannot be read (the others are still scored). --scenarios adds the \
+        specification's synthetic scenarios (`orientationctl simulate` lists them) at --rate, \
+        scored by the same rules.
+        """
+    )
+
+    @Argument(help: "The logs to score.")
+    var files: [String] = []
+
+    @Flag(help: "Also score every scenario of the specification, synthesised at --rate.")
+    var scenarios = false
+
+    @Option(help: "Sample rate for --scenarios, Hz.")
+    var rate: Double = 50
+
+    func validate() throws {
+        guard !files.isEmpty || scenarios else { throw ValidationError("give at least one log, or --scenarios") }
+        guard rate.isFinite, rate >= 1, rate <= 10_000 else { throw ValidationError("--rate must be between 1 and 10000 Hz") }
+    }
+
+    @Flag(help: "One JSON object per log per line.")
+    var json = false
+
+    @Flag(name: .shortAndLong, help: "List every missed transition and spurious event.")
+    var verbose = false
+
+    @Flag(name: .customLong("ignore-gyro"), help: "Ignore gyroscope columns: score an accelerometer-only device.")
+    var ignoreGyro = false
+
+    @OptionGroup var detector: DetectorOptions
+
+    func run() throws {
+        let configuration = try detector.configuration()
+        var output = OutputBuffer()
+        var total = EvaluationScore()
+        var scored = 0
+        var failed = false
+        var inputs: [(name: String, load: () throws(SensorLogError) -> [Sample])] = files.map { file in
+            (file, { () throws(SensorLogError) -> [Sample] in
+                var reader = try SensorLogReader(path: file)
+                return try reader.readAll()
+            })
+        }
+        if scenarios {
+            let rate = self.rate, gyroscope = !ignoreGyro
+            inputs += ScenarioCatalog.all.map { scenario in
+                ("scenario: \(scenario.name)", { () throws(SensorLogError) -> [Sample] in scenario.samples(rate: rate, gyroscope: gyroscope) })
+            }
+        }
+        for (file, load) in inputs {
+            let samples: [Sample]
+            do {
+                samples = try load()
+            } catch {
+                output.flush()
+                printError("orientationctl: \(error.description)")
+                failed = true
+                continue
+            }
+            let evaluation = try RecordingEvaluation(samples: samples, configuration: configuration, ignoreGyroscope: ignoreGyro)
+            let score = evaluation.score
+            total = total + score
+            scored += 1
+            if json {
+                output.appendLine(Self.json(score, log: file))
+            } else {
+                output.appendLine("\(file): \(Self.text(score))")
+                if verbose { for line in Self.details(score) { output.appendLine("  " + line) } }
+            }
+        }
+        output.flush()
+        if scored > 0 {
+            let line = "total (\(scored) log\(scored == 1 ? "" : "s")\(ignoreGyro ? ", gyroscope ignored" : "")): \(Self.text(total))"
+            if json { printError(line) } else {
+                output.appendLine(line)
+                output.flush()
+            }
+        }
+        if failed { throw ExitCode(1) }
+    }
+
+    /// `9 transitions, 9 matched, 0 missed, 0 spurious; latency median 0.210 s, max 0.450 s`
+    static func text(_ score: EvaluationScore) -> String {
+        var line = "\(score.transitions) transitions, \(score.matched) matched, \(score.missed) missed, \(score.spurious) spurious"
+        if let median = score.latencyMedian, let max = score.latencyMax {
+            line += "; latency median \(EventFormat.fixed(median, decimals: 3)) s, max \(EventFormat.fixed(max, decimals: 3)) s"
+        }
+        return line
+    }
+
+    /// Every missed transition, spurious and excused event, in time order.
+    static func details(_ score: EvaluationScore) -> [String] {
+        var lines: [(Double, String)] = []
+        let t = { (x: Double) in EventFormat.fixed(x, decimals: 3) }
+        for run in score.missedRuns {
+            lines.append((run.start, "missed    \(run.orientation) \(t(run.start))–\(t(run.end)) s"))
+        }
+        for event in score.spuriousEvents {
+            lines.append((event.time, "spurious  \(event.orientation) at \(t(event.time)) s (from \(event.previous))"))
+        }
+        for (event, excuse) in score.excusedEvents {
+            lines.append((event.time, "excused   \(event.orientation) at \(t(event.time)) s (\(excuse.rawValue))"))
+        }
+        return lines.sorted { $0.0 < $1.0 }.map(\.1)
+    }
+
+    static func json(_ score: EvaluationScore, log: String) -> String {
+        let seconds = { (x: Double?) -> JSONValue in x.map { .number(($0 * 1e6).rounded() / 1e6) } ?? .null }
+        return JSONWriter.serialize(.object([
+            ("transitions", .number(Double(score.transitions))),
+            ("matched", .number(Double(score.matched))),
+            ("missed", .number(Double(score.missed))),
+            ("spurious", .number(Double(score.spurious))),
+            ("latency_median", seconds(score.latencyMedian)),
+            ("latency_max", seconds(score.latencyMax)),
+            ("log", .string(log)),
+        ]))
+    }
+}
