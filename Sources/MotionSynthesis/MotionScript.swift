@@ -92,6 +92,9 @@ public struct MotionScript: Sendable {
     public var gyroscopeNoise: Double = 0.008
     /// Constant gyroscope bias, rad/s (a real, uncalibrated gyroscope has one).
     public var gyroscopeBias = Vector3(0.004, -0.003, 0.002)
+    /// How late the gyroscope's readings are against the accelerometer's, seconds (a phone's
+    /// gyroscope is a separate sensor with its own clock and filter delay).
+    public var gyroscopeDelay: Double = 0
     /// Gravity, m/s².
     public var gravity: Double = 9.80665
 
@@ -261,10 +264,11 @@ public struct MotionScript: Sendable {
             if jitter > 0 { t += (rng.uniform() - 0.5) * min(jitter, 0.9) * period }
             t = max(0, min(t, duration))
             if gaps.contains(where: { $0.contains(t) }) { continue }
-            let (reading, omega) = ideal(at: t, phases: phases)
+            let (reading, idealRate) = ideal(at: t, phases: phases)
             let noisy = reading + Vector3(rng.gaussian(), rng.gaussian(), rng.gaussian()) * accelerometerNoise
             var rate: Vector3? = nil
             if gyroscope {
+                let omega = gyroscopeDelay == 0 ? idealRate : ideal(at: max(0, t - gyroscopeDelay), phases: phases).angularRate
                 rate = omega + gyroscopeBias + Vector3(rng.gaussian(), rng.gaussian(), rng.gaussian()) * gyroscopeNoise
             }
             if let last = samples.last, t + timeOffset <= last.time { continue }

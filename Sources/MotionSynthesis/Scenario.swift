@@ -22,6 +22,14 @@ public struct Scenario: Sendable, CustomStringConvertible {
     /// What kind of motion this is, for grouping in reports.
     public enum Category: String, Sendable, CaseIterable {
         case still, noise, walking, drift, rotation, putDownPickUp = "put-down/pick-up", bed, shake, gaps
+        /// Handling, not reading: screen-down swings while putting away or handing over.
+        case handling
+        /// One continuous movement through an intermediate orientation.
+        case transit
+        /// Short but real holds between movements.
+        case briefHold = "brief hold"
+        /// Running, jumping, a phone in a pocket.
+        case vigorous
     }
 
     public var name: String

@@ -13,6 +13,7 @@ public enum ScenarioCatalog {
     /// Every scenario.
     public static var all: [Scenario] {
         still + noise + walking + drift + rotations + halfTurns + putDownPickUp + bed + shakes + gaps + jitter
+            + handling + transit + briefHolds + vigorous
     }
 
     // MARK: - Holding still
@@ -286,5 +287,137 @@ public enum ScenarioCatalog {
             s.seed = 500 + UInt64(index)
             return s
         }
+    }
+
+    // MARK: - Real-world classes (issue 11)
+
+    /// Screen-down transients: a phone swung screen-down 40–50° while it is being put away,
+    /// handed over or swung past vertical points 35–40° off an edge for up to a second. In real
+    /// recordings that posture is handling, not reading: nothing may be published.
+    public static var handling: [Scenario] {
+        func swing(_ name: String, from: Pose, through: Pose, hold: Double, seed: UInt64) -> Scenario {
+            var script = MotionScript(start: from)
+            script.tremor = 0.3
+            script.handSway = 3
+            script.hold(3)
+            script.move(to: through, duration: 0.5)
+            script.hold(hold)
+            script.move(to: from, duration: 0.6)
+            script.hold(3)
+            return Scenario("handling: \(name)", .handling, script: script, expected: [.init(from.nominalOrientation)], seed: seed)
+        }
+        return [
+            swing("handed over, portrait swung screen-down toward upside down", from: .portrait(tilt: 30),
+                  through: Pose(angle: 142, tilt: -45), hold: 0.8, seed: 600),
+            swing("put away, portrait tipped screen-down past landscape", from: .portrait(tilt: 35),
+                  through: Pose(angle: -128, tilt: -50), hold: 0.6, seed: 601),
+            swing("landscape swung past vertical, screen down", from: .landscapeLeft(tilt: 30),
+                  through: Pose(angle: 90 + 140, tilt: -42), hold: 1.0, seed: 602),
+            swing("upside down tipped screen-down toward portrait", from: .upsideDown(tilt: 25),
+                  through: Pose(angle: 180 + 142, tilt: -40), hold: 0.7, seed: 603),
+        ]
+    }
+
+    /// Transit: one continuous movement that slows for a moment (two moves back to back, so the
+    /// rate touches zero between them) while passing through an orientation it does not stay
+    /// in. Only where the movement ends is published.
+    public static var transit: [Scenario] {
+        var fromTable = MotionScript(start: Pose(angle: 0, tilt: 88))
+        fromTable.hold(3)
+        let liftStart = fromTable.duration
+        fromTable.move(to: Pose(angle: 35, tilt: 50), duration: 0.45)
+        let liftRest = fromTable.move(to: .landscapeLeft(tilt: 30), duration: 0.55)
+        fromTable.translations.append(.init(start: liftStart, duration: 1.2, displacement: Vector3(0, -0.1, 0.3)))
+        fromTable.hold(3)
+
+        var rolling = MotionScript(start: .portrait(tilt: 25))
+        rolling.hold(3)
+        rolling.move(to: .landscapeLeft(tilt: 25), duration: 0.5)
+        let rollRest = rolling.move(to: .upsideDown(tilt: 25), duration: 0.5)
+        rolling.hold(3)
+
+        var intoLandscapeRight = MotionScript(start: .portrait(tilt: 30))
+        intoLandscapeRight.hold(3)
+        intoLandscapeRight.move(to: Pose(angle: -45, tilt: 72), duration: 0.5)
+        let tipRest = intoLandscapeRight.move(to: .landscapeRight(tilt: 30), duration: 0.5)
+        intoLandscapeRight.hold(3)
+
+        return [
+            Scenario("transit: lifted from the table straight into landscape, slowing on the way", .transit,
+                     script: fromTable, expected: [.init(.faceUp), .init(.landscapeLeft, restTime: liftRest, moveStart: liftStart)],
+                     seed: 610),
+            Scenario("transit: rolled from portrait through landscape to upside down", .transit, script: rolling,
+                     expected: [.init(.portrait), .init(.portraitUpsideDown, restTime: rollRest, moveStart: 3)], seed: 611),
+            Scenario("transit: portrait laid back toward flat on the way to landscape", .transit, script: intoLandscapeRight,
+                     expected: [.init(.portrait), .init(.landscapeRight, restTime: tipRest, moveStart: 3)], seed: 612),
+        ]
+    }
+
+    /// Short but real holds: each is reported, with or without a gyroscope, even with a real
+    /// phone's gyroscope (bias, noise, readings a little late against the accelerometer).
+    public static var briefHolds: [Scenario] {
+        func phoneGyroscope(_ script: inout MotionScript) {
+            script.gyroscopeBias = Vector3(0.03, -0.02, 0.015)
+            script.gyroscopeNoise = 0.02
+            script.gyroscopeDelay = 0.02
+            script.tremor = 0.4
+            script.handSway = 3
+        }
+        var flatInHand = MotionScript(start: .portrait(tilt: 30))
+        phoneGyroscope(&flatInHand)
+        flatInHand.hold(3)
+        let downRest = flatInHand.move(to: Pose(angle: 5, tilt: 86), duration: 0.5)
+        flatInHand.hold(0.75)
+        let upStart = flatInHand.duration
+        let upRest = flatInHand.move(to: .portrait(tilt: 30), duration: 0.5)
+        flatInHand.hold(3)
+
+        var upsideDown = MotionScript(start: .portrait(tilt: 25))
+        phoneGyroscope(&upsideDown)
+        upsideDown.hold(3)
+        let flipRest = upsideDown.move(to: .upsideDown(tilt: 25), duration: 0.6)
+        upsideDown.hold(0.8)
+        let backStart = upsideDown.duration
+        let backRest = upsideDown.move(to: .portrait(tilt: 25), duration: 0.6)
+        upsideDown.hold(3)
+
+        var glance = MotionScript(start: .landscapeLeft(tilt: 30))
+        phoneGyroscope(&glance)
+        glance.hold(3)
+        let glanceRest = glance.move(to: .portrait(tilt: 30), duration: 0.45)
+        glance.hold(0.7)
+        let returnStart = glance.duration
+        let returnRest = glance.move(to: .landscapeLeft(tilt: 30), duration: 0.45)
+        glance.hold(3)
+
+        return [
+            Scenario("brief hold: face-up in the hand for 0.75 s between two portrait holds", .briefHold, script: flatInHand,
+                     expected: [.init(.portrait), .init(.faceUp, restTime: downRest, moveStart: 3),
+                                .init(.portrait, restTime: upRest, moveStart: upStart)], seed: 620),
+            Scenario("brief hold: upside down for 0.8 s", .briefHold, script: upsideDown,
+                     expected: [.init(.portrait), .init(.portraitUpsideDown, restTime: flipRest, moveStart: 3),
+                                .init(.portrait, restTime: backRest, moveStart: backStart)], seed: 621),
+            Scenario("brief hold: a 0.7 s glance in portrait from landscape", .briefHold, script: glance,
+                     expected: [.init(.landscapeLeft), .init(.portrait, restTime: glanceRest, moveStart: 3),
+                                .init(.landscapeLeft, restTime: returnRest, moveStart: returnStart)], seed: 622),
+        ]
+    }
+
+    /// Vigorous activity: apparent gravity swings far and fast, and nothing may be published.
+    public static var vigorous: [Scenario] {
+        func active(_ name: String, _ pose: Pose, step: Double, bounce: Double, sway: Double, bob: Double, seed: UInt64) -> Scenario {
+            var script = MotionScript(start: pose)
+            script.tremor = 0.5
+            script.handSway = 4
+            script.hold(2)
+            script.walks.append(.init(start: 2, duration: 20, stepFrequency: step, bounce: bounce, sway: sway, bob: bob))
+            script.hold(22)
+            return Scenario("vigorous: \(name)", .vigorous, script: script, expected: [.init(pose.nominalOrientation)], seed: seed)
+        }
+        return [
+            active("running, phone in hand in portrait", .portrait(tilt: 30), step: 2.8, bounce: 9, sway: 3, bob: 12, seed: 630),
+            active("running, phone upright in a pocket", .upsideDown(tilt: 5), step: 2.7, bounce: 12, sway: 4, bob: 18, seed: 631),
+            active("jumping jacks, phone in hand in landscape", .landscapeLeft(tilt: 25), step: 1.6, bounce: 14, sway: 2, bob: 15, seed: 632),
+        ]
     }
 }

@@ -26,16 +26,21 @@ extension OrientationDetector {
         /// `45 + deadBand/2` degrees from it, so with 45 a device must turn 67.5° to switch and
         /// come back within 22.5° to switch back.
         public var deadBand: Double = 45
-        /// With no published in-plane orientation (at start, or after face-up/face-down), angles
-        /// within `diagonalExclusion/2` of a diagonal give no candidate: a device held at 45° is
-        /// not assigned an orientation by a coin toss.
-        public var diagonalExclusion: Double = 20
+        /// A new in-plane orientation is entered only within `45 − diagonalExclusion/2` degrees
+        /// of its edge: a device held at 45° is not assigned an orientation by a coin toss (at
+        /// start, or after face-up/face-down), and a device swung more than that off the opposite
+        /// edge (a handed-over phone, screen half down) does not flip to it.
+        public var diagonalExclusion: Double = 30
         /// Tilts at which each in-plane orientation may be entered or kept. Outside its range, no
         /// in-plane candidate exists and the published orientation is kept.
         public var portraitTilt = TiltRange(-50, 72)
         public var portraitUpsideDownTilt = TiltRange(-40, 65)
         public var landscapeLeftTilt = TiltRange(-50, 72)
         public var landscapeRightTilt = TiltRange(-50, 72)
+        /// Screen-down beyond this tilt (degrees below vertical), a change to another in-plane
+        /// orientation is published only while the device is still: swung screen-down, a phone
+        /// is being put away or handed over, not read; held steady overhead (in bed), it turns.
+        public var screenDownStillTilt: Double = 25
         /// Face-up is entered at this tilt or more…
         public var faceUpEnterTilt: Double = 75
         /// …and kept until the tilt drops below this.
@@ -65,6 +70,13 @@ extension OrientationDetector {
         /// While moving gently (neither still nor swinging), a candidate from the slow filter
         /// must persist this long before it is published.
         public var settleTime: Double = 0.1
+        /// While moving, a change also waits until the slow filter's direction has stayed within
+        /// ``steadyAngle`` over the last ``steadyWindow``: a device still turning through an
+        /// orientation on its way to another (lifted from a table straight into landscape,
+        /// rolled across) is not published in passing, while tremor and walking, which only
+        /// wobble the direction, do not hold anything.
+        public var steadyAngle: Double = 15
+        public var steadyWindow: Double = 0.25
         /// Standard gravity, used by the acceleration gate.
         public var gravity: Double = 9.80665
         /// The acceleration gate opens when the fast-filtered magnitude differs from ``gravity``
@@ -75,8 +87,8 @@ extension OrientationDetector {
         public var accelerationHoldoff: Double = 0.1
         /// Below this magnitude (free fall, a zeroed sensor) there is no candidate at all.
         public var minimumMagnitude: Double = 2.0
-        /// While moving, in-plane changes are held this long after the device last lay flat
-        /// (tilt beyond an enter tilt): the first moments of a pick-up point anywhere.
+        /// In-plane changes are held this long after the device last lay flat (tilt beyond an
+        /// enter tilt), still or moving: the first moments of a pick-up point anywhere.
         public var afterFlatHoldoff: Double = 0.3
 
         // MARK: Gyroscope
@@ -87,10 +99,12 @@ extension OrientationDetector {
         /// …and the device counts as still once that rate has stayed below this (deg/s) for
         /// ``stillSettleTime``.
         public var gyroQuietRate: Double = 20
-        /// The longest one episode of gyroscope turning may hold changes. A gyroscope that reports
-        /// sustained turning while the accelerometer's direction stays steady (circular motion:
-        /// a turntable, a car in a curve, a swung arm; or a faulty gyroscope) is not moving
-        /// apparent gravity; after this long the accelerometer decides as it would alone.
+        /// The longest gyroscope turning may hold one candidate (or one turning episode hold
+        /// changes). A gyroscope that reports sustained turning while the accelerometer's
+        /// direction stays steady (circular motion: a turntable, a car in a curve, a swung arm; a
+        /// phone turned about a tilted axis; a faulty gyroscope) is not moving apparent gravity;
+        /// after this long the accelerometer decides as it would alone, so a gyroscope never
+        /// loses a state the accelerometer would report.
         public var gyroHoldLimit: Double = 1.0
         /// The gyroscope counts as present while its last reading is at most this old; otherwise
         /// the detector works from the accelerometer alone.
@@ -146,6 +160,7 @@ extension OrientationDetector {
                     throw ConfigurationError(field: name, message: "must be lower..upper with -90 <= lower < upper <= 90, not \(range)")
                 }
             }
+            try angle(screenDownStillTilt, "screen-down-still-tilt", below: 90)
             for (enter, exit, face) in [(faceUpEnterTilt, faceUpExitTilt, "face-up"), (faceDownEnterTilt, faceDownExitTilt, "face-down")] {
                 guard enter.isFinite, enter > 0, enter <= 90 else {
                     throw ConfigurationError(field: "\(face)-enter-tilt", message: "must be above 0 and at most 90 degrees, not \(enter)")
@@ -164,6 +179,8 @@ extension OrientationDetector {
             }
             try nonNegative(swingHoldoff, "swing-holdoff")
             try nonNegative(settleTime, "settle-time")
+            try angle(steadyAngle, "steady-angle", below: 180)
+            try positive(steadyWindow, "steady-window")
             try positive(gravity, "gravity")
             try positive(accelerationTolerance, "acceleration-tolerance")
             try nonNegative(accelerationHoldoff, "acceleration-holdoff")

@@ -33,10 +33,13 @@ public struct OrientationDetector: Sendable {
     // Derived constants: every angle threshold as the sine or cosine the hot path compares with,
     // so no inverse trigonometry runs per sample.
     private let stillChord: Double
+    private let steadyChord: Double
     private let swingChord: Double
     private let gyroHoldRate: Double
     private let gyroQuietRate: Double
     private let sinFaceUpEnter, sinFaceUpExit, sinFaceDownEnter, sinFaceDownExit, sinFlat: Double
+    /// −sin(screen-down-still-tilt): in-plane changes below this sine of tilt need stillness.
+    private let sinScreenDown: Double
     /// Per quarter turn: sines of the lower and upper tilt limits.
     private let sinTiltLimits: [(lower: Double, upper: Double)]
     /// cos(45° + dead-band/2): staying in the published orientation needs at least this.
@@ -51,6 +54,8 @@ public struct OrientationDetector: Sendable {
     private var fast = Vector3.zero
     private var fastRate = Vector3.zero
     private var motion: MotionTracker
+    /// The slow filter's direction over ``Configuration/steadyWindow``.
+    private var steadiness: MotionTracker
 
     // The last time each condition held.
     private var accelerationGateTime = -Double.infinity
@@ -59,7 +64,10 @@ public struct OrientationDetector: Sendable {
     private var gyroTime = -Double.infinity
     private var gyroTurningTime = -Double.infinity
     private var gyroTurningSince = -Double.infinity
-    private var gyroUnquietTime = -Double.infinity
+    /// The first sample of the current quiet stretch of the gyroscope (`+∞` while turning).
+    /// Measured from a sample, not from the last turning one: at 10 Hz one quiet reading says
+    /// nothing about the 100 ms before it.
+    private var gyroQuietSince = -Double.infinity
 
     // Decision state.
     private var pending: DeviceOrientation?
@@ -75,6 +83,7 @@ public struct OrientationDetector: Sendable {
         try configuration.validate()
         self.configuration = configuration
         stillChord = 2 * cMath_sin(radians(configuration.stillAngle) / 2)
+        steadyChord = 2 * cMath_sin(radians(configuration.steadyAngle) / 2)
         swingChord = 2 * cMath_sin(radians(configuration.swingAngle) / 2)
         gyroHoldRate = radians(configuration.gyroHoldRate)
         gyroQuietRate = radians(configuration.gyroQuietRate)
@@ -84,6 +93,7 @@ public struct OrientationDetector: Sendable {
         sinFaceDownEnter = sinDegrees(configuration.faceDownEnterTilt)
         sinFaceDownExit = sinDegrees(configuration.faceDownExitTilt)
         sinFlat = sinDegrees(min(configuration.faceUpEnterTilt, configuration.faceDownEnterTilt))
+        sinScreenDown = -sinDegrees(configuration.screenDownStillTilt)
         sinTiltLimits = (0..<4).map { turns in
             let range = configuration.tiltRange(quarterTurns: turns)
             return (sinDegrees(range.lower), sinDegrees(range.upper))
@@ -91,6 +101,7 @@ public struct OrientationDetector: Sendable {
         cosKeep = cMath_cos(radians(45 + configuration.deadBand / 2))
         cosAcquire = cMath_cos(radians(45 - configuration.diagonalExclusion / 2))
         motion = MotionTracker(window: configuration.motionWindow)
+        steadiness = MotionTracker(window: configuration.steadyWindow)
     }
 
     /// Returns to the initial state: `unknown`, filters empty, statistics kept. Call it when the
@@ -137,6 +148,9 @@ public struct OrientationDetector: Sendable {
         if abs(fastMagnitude - c.gravity) > c.accelerationTolerance { accelerationGateTime = t }
         let direction = fast * (1 / fastMagnitude)
         let (spread, covered) = motion.add(direction, at: t)
+        let slowMagnitude = slow.length
+        let (slowSpread, _) = steadiness.add(slow * (1 / slowMagnitude), at: t)
+        let steady = slowSpread < steadyChord && steadiness.hasFullWindow(at: t)
         // Swinging is a speed: the swing angle per motion window. Judge it over the time the
         // window's samples really cover, which at 10 Hz is half the window.
         let swinging = spread * c.motionWindow >= swingChord * max(covered, 1e-3)
@@ -154,7 +168,11 @@ public struct OrientationDetector: Sendable {
                 if t - gyroTurningTime >= c.stillSettleTime { gyroTurningSince = t }  // a new episode
                 gyroTurningTime = t
             }
-            if tiltingRate >= gyroQuietRate { gyroUnquietTime = t }
+            if tiltingRate >= gyroQuietRate {
+                gyroQuietSince = .infinity
+            } else if gyroQuietSince == .infinity {
+                gyroQuietSince = t
+            }
         }
         let gyroPresent = t - gyroTime <= c.gyroTimeout
         let turning = gyroPresent && t - gyroTurningTime < c.stillSettleTime && t - gyroTurningSince < c.gyroHoldLimit
@@ -163,20 +181,22 @@ public struct OrientationDetector: Sendable {
             // A quiet gyroscope is direct evidence of stillness; the accelerometer's window
             // would only add its own lag. Linear jolts are still caught by the acceleration gate
             // and by the candidate having to persist.
-            still = t - gyroUnquietTime >= c.stillSettleTime
+            still = t - gyroQuietSince >= c.stillSettleTime
         } else {
             still = spread < stillChord && motion.hasFullWindow(at: t)
         }
 
         // 3. The candidate: fast filter while still, slow filter otherwise.
         let v = still ? fast : slow
-        let magnitude = still ? fastMagnitude : slow.length
+        let magnitude = still ? fastMagnitude : slowMagnitude
         let sinTilt = magnitude > 0 ? -v.z / magnitude : 0
         if abs(sinTilt) >= sinFlat { flatTime = t }
         let candidate = self.candidate(v, magnitude: magnitude, sinTilt: sinTilt)
         last = Observation(vector: v, magnitude: magnitude, spread: spread,
                            motion: turning || (swinging && !still) ? .swinging : (still ? .still : .moving),
-                           usingGyroscope: gyroPresent, candidate: candidate, pending: nil)
+                           usingGyroscope: gyroPresent, candidate: candidate, pending: nil,
+                           fastMagnitude: fastMagnitude, accelerationGate: t - accelerationGateTime <= 0,
+                           steady: steady)
 
         // 4. Settle and gates.
         guard let candidate, candidate != orientation else {
@@ -189,15 +209,18 @@ public struct OrientationDetector: Sendable {
         }
         last.pending = pending
         let ready: Bool
-        if turning {
+        if turning && t - pendingSince < c.gyroHoldLimit {
+            ready = false
+        } else if !candidate.isFlat && t - flatTime < c.afterFlatHoldoff {
             ready = false
         } else if still {
             ready = t - pendingSince >= c.stillSettleTime && t - accelerationGateTime >= c.stillSettleTime
         } else {
             ready = t - swingTime >= c.swingHoldoff
                 && t - pendingSince >= c.settleTime
+                && steady
                 && t - accelerationGateTime >= c.accelerationHoldoff
-                && (candidate.isFlat || t - flatTime >= c.afterFlatHoldoff)
+                && (candidate.isFlat || sinTilt >= sinScreenDown)
         }
         guard ready else { return nil }
         let event = OrientationEvent(time: t, orientation: candidate, previous: orientation)
@@ -243,9 +266,9 @@ public struct OrientationDetector: Sendable {
             turns = current
         } else {
             let nearest = abs(v.x) > abs(v.y) ? (v.x > 0 ? 3 : 1) : (v.y > 0 ? 2 : 0)
-            if orientation.quarterTurns == nil, Self.dot(v, quarterTurns: nearest) < cosAcquire * inPlane {
-                return nil  // too close to a diagonal to acquire without a reference
-            }
+            // Too far from the new edge: near a diagonal (no coin toss), or a swing far past the
+            // opposite edge (a phone handed over or put away). Keep what is published.
+            if Self.dot(v, quarterTurns: nearest) < cosAcquire * inPlane { return nil }
             turns = nearest
         }
         let limits = sinTiltLimits[turns]
@@ -272,8 +295,9 @@ public struct OrientationDetector: Sendable {
         flatTime = -.infinity
         gyroTurningTime = -.infinity
         gyroTurningSince = -.infinity
-        gyroUnquietTime = -.infinity
+        gyroQuietSince = -.infinity
         motion.reset()
+        steadiness.reset()
         pending = nil
         pendingSince = -.infinity
     }
@@ -318,6 +342,13 @@ extension OrientationDetector {
         public var candidate: DeviceOrientation?
         /// The candidate waiting to settle, if any.
         public var pending: DeviceOrientation?
+        /// Magnitude of the fast filter, m/s²: what the acceleration gate compares with gravity.
+        public var fastMagnitude = Double.nan
+        /// True while the acceleration gate is open (the fast magnitude is further than
+        /// `acceleration-tolerance` from gravity at this sample).
+        public var accelerationGate = false
+        /// True when the slow estimate has stayed within `steady-angle` over `steady-window`.
+        public var steady = false
     }
 
     /// What the last sample looked like, kept raw; degrees are computed only when asked.
@@ -329,6 +360,9 @@ extension OrientationDetector {
         var usingGyroscope = false
         var candidate: DeviceOrientation?
         var pending: DeviceOrientation?
+        var fastMagnitude = Double.nan
+        var accelerationGate = false
+        var steady = false
     }
 
     /// The state after the last accepted sample.
@@ -336,6 +370,7 @@ extension OrientationDetector {
         Snapshot(magnitude: last.magnitude, tilt: Self.tilt(last.vector, magnitude: last.magnitude),
                  angle: Self.inPlaneAngle(last.vector),
                  spread: degrees(2 * cMath_asin(min(1, last.spread / 2))), motion: last.motion,
-                 usingGyroscope: last.usingGyroscope, candidate: last.candidate, pending: last.pending)
+                 usingGyroscope: last.usingGyroscope, candidate: last.candidate, pending: last.pending,
+                 fastMagnitude: last.fastMagnitude, accelerationGate: last.accelerationGate, steady: last.steady)
     }
 }

@@ -140,7 +140,8 @@ import Testing
     }
 
     /// With the default 45° dead band: leaving needs more than 67.5° from the published
-    /// orientation; anything less keeps it.
+    /// orientation; anything less keeps it. And a new orientation is entered only within 30° of
+    /// its edge (`diagonal-exclusion` 30): swung 40° past the opposite edge, nothing changes.
     static let hysteresis: [Hysteresis] = [
         .init(from: 0, to: 30, expected: .portrait),
         .init(from: 0, to: 60, expected: .portrait),
@@ -152,8 +153,10 @@ import Testing
         .init(from: 90, to: 20, expected: .portrait),
         .init(from: 90, to: 150, expected: .landscapeLeft),
         .init(from: 90, to: 160, expected: .portraitUpsideDown),
-        .init(from: 0, to: 140, expected: .portraitUpsideDown),
-        .init(from: 0, to: 130, expected: .landscapeLeft),
+        .init(from: 0, to: 155, expected: .portraitUpsideDown),
+        .init(from: 0, to: 140, expected: .portrait),
+        .init(from: 0, to: 130, expected: .portrait),
+        .init(from: 0, to: 118, expected: .landscapeLeft),
     ]
 
     @Test(arguments: hysteresis)

@@ -52,7 +52,11 @@ import Testing
         #expect(result.status == 0)
         #expect(result.lines.first?.hasPrefix("time,accel_x,") == true)
         #expect(result.lines.count == 13_514 + 1)
-        #expect(result.lines.filter { $0.hasSuffix("->face-up") }.count == 4)
+        #expect(result.lines.filter { $0.contains("->face-up,") }.count == 4)
+        // Every row has every column, the gate and steadiness flags last.
+        let columns = result.lines[0].split(separator: ",").count
+        #expect(columns == 17)
+        #expect(result.lines.dropFirst().allSatisfy { $0.split(separator: ",", omittingEmptySubsequences: false).count == columns })
     }
 
     struct BadInput: Sendable, CustomStringConvertible {
