@@ -64,6 +64,11 @@ public struct GroundTruth: Sendable {
             let tilt = Self.tilt(g), angle = Self.inPlaneAngle(g)
             points.append(Point(time: sample.time, gravity: g, tilt: tilt, angle: angle, label: Self.label(tilt: tilt, angle: angle)))
         }
+        self.init(points: points)
+    }
+
+    /// Truth from already labelled points (tests build them directly).
+    init(points: [Point]) {
         self.points = points
         self.runs = Self.runs(points)
     }
