@@ -105,7 +105,7 @@ extension OrientationDetector {
         /// phone turned about a tilted axis; a faulty gyroscope) is not moving apparent gravity;
         /// after this long the accelerometer decides as it would alone, so a gyroscope never
         /// loses a state the accelerometer would report.
-        public var gyroHoldLimit: Double = 1.0
+        public var gyroHoldLimit: Double = 0.4
         /// The gyroscope counts as present while its last reading is at most this old; otherwise
         /// the detector works from the accelerometer alone.
         public var gyroTimeout: Double = 0.25
