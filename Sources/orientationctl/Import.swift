@@ -29,6 +29,22 @@ struct Import: ParsableCommand {
         case degreesPerSecond = "deg/s", radiansPerSecond = "rad/s"
     }
 
+    /// What separates the cells of a row.
+    enum Delimiter: String, ExpressibleByArgument, CaseIterable {
+        case comma, semicolon, tab
+        /// Any run of spaces and tabs (fixed-width and space-separated exports).
+        case whitespace
+
+        func split(_ line: String) -> [Substring] {
+            switch self {
+            case .comma: line.split(separator: ",", omittingEmptySubsequences: false)
+            case .semicolon: line.split(separator: ";", omittingEmptySubsequences: false)
+            case .tab: line.split(separator: "\t", omittingEmptySubsequences: false)
+            case .whitespace: line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            }
+        }
+    }
+
     enum TimeUnit: String, ExpressibleByArgument, CaseIterable {
         case s, ms, us, ns
         var seconds: Double { switch self { case .s: 1; case .ms: 1e-3; case .us: 1e-6; case .ns: 1e-9 } }
@@ -44,6 +60,8 @@ struct Import: ParsableCommand {
     var preset: Preset?
 
     @Option(help: "Column of the timestamp.") var timeColumn: Int?
+    @Option(help: "The input has no timestamps: row k is at k / RATE seconds (Hz).") var rate: Double?
+    @Option(help: "Cell separator: \(Delimiter.allCases.map(\.rawValue).joined(separator: ", ")).") var delimiter: Delimiter?
     @Option(help: "Unit of the timestamp.") var timeUnit: TimeUnit?
     @Option(help: "Columns of acceleration x,y,z, e.g. 5,6,7.") var accelColumns: String?
     @Option(help: "Unit of acceleration.") var accelUnit: AccelerationUnit?
@@ -57,7 +75,10 @@ struct Import: ParsableCommand {
     @Option(help: "Metadata for the log, key=value (repeatable).") var meta: [String] = []
 
     struct Layout {
-        var time = 1, timeUnit = TimeUnit.s
+        /// Column of the time, or `nil` when the time comes from ``rate``.
+        var time: Int? = 1, timeUnit = TimeUnit.s
+        var rate: Double? = nil
+        var delimiter = Delimiter.comma
         var accel: [Int] = [], accelScale = 1.0
         var gyro: [Int]? = nil, gyroScale = 1.0
         var headerLines = 1
@@ -71,6 +92,13 @@ struct Import: ParsableCommand {
             proper = true
         }
         if let timeColumn { layout.time = timeColumn }
+        if let rate {
+            guard rate.isFinite, rate > 0, rate <= 100_000 else { throw ValidationError("--rate must be above 0 and at most 100000 Hz, not \(rate)") }
+            guard timeColumn == nil else { throw ValidationError("give --time-column or --rate, not both") }
+            layout.rate = rate
+            layout.time = nil
+        }
+        if let delimiter { layout.delimiter = delimiter }
         if let timeUnit { layout.timeUnit = timeUnit }
         if let accelColumns { layout.accel = try Self.columns(accelColumns, option: "--accel-columns") }
         if let accelUnit { layout.accelScale = accelUnit == .g ? 9.80665 : 1 }
@@ -78,7 +106,7 @@ struct Import: ParsableCommand {
         if let gyroUnit { layout.gyroScale = gyroUnit == .degreesPerSecond ? Double.pi / 180 : 1 }
         if let headerLines { layout.headerLines = headerLines }
         guard !layout.accel.isEmpty else { throw ValidationError("give --accel-columns (or a --preset)") }
-        guard layout.time >= 1 else { throw ValidationError("--time-column counts from 1") }
+        guard (layout.time ?? 1) >= 1 else { throw ValidationError("--time-column counts from 1") }
         if proper { layout.accelScale = -layout.accelScale }
         return layout
     }
@@ -114,13 +142,14 @@ struct Import: ParsableCommand {
         var lineNumber = 0
         var previousTime = -Double.infinity
         var count = 0
+        var row = 0
         for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             lineNumber += 1
             if lineNumber <= layout.headerLines { continue }
             var text = String(decoding: line, as: UTF8.self)
             if text.hasSuffix("\r") { text.removeLast() }
             if text.trimmingBlanks().isEmpty { continue }
-            let cells = text.split(separator: ",", omittingEmptySubsequences: false)
+            let cells = layout.delimiter.split(text)
             func value(_ column: Int, _ what: String) throws -> Double {
                 guard column <= cells.count else {
                     throw ValidationError("\(input):\(lineNumber): \(what) column \(column) is missing (the line has \(cells.count) cells)")
@@ -131,7 +160,8 @@ struct Import: ParsableCommand {
                 }
                 return v
             }
-            let time = try value(layout.time, "time") * layout.timeUnit.seconds
+            let time = try layout.time.map { try value($0, "time") * layout.timeUnit.seconds } ?? Double(row) / layout.rate!
+            row += 1
             guard time > previousTime else {
                 throw ValidationError("\(input):\(lineNumber): time \(time) does not increase (previous \(previousTime))")
             }

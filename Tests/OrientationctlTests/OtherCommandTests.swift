@@ -24,6 +24,33 @@ import Testing
         #expect(result.stderr.contains("\(input):3: accel y column 3: \"oops\" is not a number"), "\(result.stderr)")
     }
 
+    struct DelimitedInput: Sendable, CustomStringConvertible {
+        let delimiter: String, text: String
+        var description: String { delimiter }
+    }
+
+    /// Space-, tab- and semicolon-separated exports without a time column: time from --rate.
+    @Test(arguments: [
+        DelimitedInput(delimiter: "whitespace", text: "ax ay az\n 0.0  1.0\t0.0\n0.0 1.0 0.0\n0.0 1.0 0.0\n"),
+        DelimitedInput(delimiter: "tab", text: "ax\tay\taz\n0\t1\t0\n0\t1\t0\n0\t1\t0\n"),
+        DelimitedInput(delimiter: "semicolon", text: "ax;ay;az\n0;1;0\n0;1;0\n0;1;0\n"),
+    ])
+    func importReadsOtherDelimitersAndSynthesisesTime(_ input: DelimitedInput) throws {
+        let file = try CommandRunner.temporaryFile("in-\(input.delimiter).txt", contents: input.text)
+        let result = try CommandRunner.run(["import", "--delimiter", input.delimiter, "--rate", "50", "--accel-columns", "1,2,3",
+                                            "--accel-unit", "g", "--proper-acceleration", file, "-o", "-"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(Array(result.lines.suffix(3)) == ["0.000000,0.00000,-9.80665,0.00000", "0.020000,0.00000,-9.80665,0.00000",
+                                                  "0.040000,0.00000,-9.80665,0.00000"], "\(result.stdout)")
+    }
+
+    @Test func importRejectsATimeColumnTogetherWithARate() throws {
+        let file = try CommandRunner.temporaryFile("both.csv", contents: "t,x,y,z\n0,0,1,0\n")
+        let result = try CommandRunner.run(["import", "--time-column", "1", "--rate", "50", "--accel-columns", "2,3,4", file, "-o", "-"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("give --time-column or --rate, not both"), "\(result.stderr)")
+    }
+
     @Test func parametersListsEveryParameterWithItsDefault() throws {
         let result = try CommandRunner.run(["parameters"])
         #expect(result.status == 0)
