@@ -50,3 +50,19 @@ struct OutputBuffer {
         bytes.removeAll(keepingCapacity: true)
     }
 }
+
+/// Writes `bytes` to `path` (created or truncated, mode 0644), all or nothing reported.
+func writeFile(_ path: String, _ bytes: [UInt8]) throws {
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard fd >= 0 else { throw ValidationError("\(path): cannot create: \(String(cString: strerror(errno)))") }
+    defer { close(fd) }
+    var offset = 0
+    while offset < bytes.count {
+        let n = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        if n < 0 {
+            if errno == EINTR { continue }
+            throw ValidationError("\(path): write failed: \(String(cString: strerror(errno)))")
+        }
+        offset += n
+    }
+}

@@ -1,0 +1,452 @@
+import OrientationCore
+
+/// A recording run through the detector, drawn as one self-contained SVG timeline that answers
+/// "why did it rotate?" (`orientationctl plot`).
+///
+/// Lanes, top to bottom, on one time axis: the low-passed tilt and in-plane angle the detector
+/// decided on (with the face and in-plane limits of the truth rules as guides); the fast
+/// magnitude with the acceleration gate's band and the moments it was open; the motion state and
+/// steadiness; the candidate and the pending candidate; the published orientation as a coloured
+/// band with every event (spurious ones red, matched ones with their latency on hover); and the
+/// truth runs of ``GroundTruth`` beneath, missed ones outlined red. The title carries the
+/// ``EvaluationScore``.
+///
+/// Contract: deterministic (the same input gives byte-identical output); polylines are thinned
+/// to at most two points per pixel column (each column's extremes, so spikes survive), so a
+/// long recording gives a small file; text is escaped.
+public struct TimelinePlot: Sendable {
+    /// The detector's state after one sample.
+    public struct Row: Sendable {
+        public var time: Double
+        public var tilt: Double
+        public var angle: Double
+        public var fastMagnitude: Double
+        public var gate: Bool
+        public var motion: OrientationDetector.Motion
+        public var steady: Bool
+        public var candidate: DeviceOrientation?
+        public var pending: DeviceOrientation?
+        public var published: DeviceOrientation
+    }
+
+    /// One row per accepted sample (ignored samples have none).
+    public let rows: [Row]
+    /// The run that produced the rows: events, truth and score.
+    public let evaluation: RecordingEvaluation
+    /// What the title calls the recording.
+    public let name: String
+    /// Lines added under the title (e.g. the parameters changed from the defaults).
+    public let notes: [String]
+    let configuration: OrientationDetector.Configuration
+    let usedGyroscope: Bool
+
+    /// Runs `samples` through a fresh detector and keeps its state after every sample.
+    ///
+    /// - Throws: ``ConfigurationError`` when the configuration is invalid.
+    public init(samples: [Sample], name: String, configuration: OrientationDetector.Configuration = .init(),
+                ignoreGyroscope: Bool = false, notes: [String] = []) throws(ConfigurationError) {
+        var detector = try OrientationDetector(configuration: configuration)
+        var rows: [Row] = []
+        rows.reserveCapacity(samples.count)
+        var gyroscope = false
+        for var sample in samples {
+            if ignoreGyroscope { sample.angularRate = nil }
+            let before = detector.statistics
+            _ = detector.process(sample)
+            let after = detector.statistics
+            guard after.ignoredZero == before.ignoredZero, after.ignoredNonFinite == before.ignoredNonFinite else { continue }
+            let s = detector.snapshot
+            gyroscope = gyroscope || s.usingGyroscope
+            rows.append(Row(time: sample.time, tilt: s.tilt, angle: s.angle, fastMagnitude: s.fastMagnitude, gate: s.accelerationGate,
+                            motion: s.motion, steady: s.steady, candidate: s.candidate, pending: s.pending, published: detector.orientation))
+        }
+        self.rows = rows
+        evaluation = try RecordingEvaluation(samples: samples, configuration: configuration, ignoreGyroscope: ignoreGyroscope)
+        self.name = name
+        self.notes = notes
+        self.configuration = configuration
+        usedGyroscope = gyroscope
+    }
+
+    /// The times of the first and last accepted sample, or `nil` for an empty recording.
+    public var timeRange: ClosedRange<Double>? {
+        guard let first = rows.first?.time, let last = rows.last?.time else { return nil }
+        return first...last
+    }
+
+    /// The colour of an orientation everywhere in the drawing.
+    public static func colour(_ orientation: DeviceOrientation) -> String {
+        switch orientation {
+        case .portrait: "#4e79a7"
+        case .landscapeLeft: "#f28e2b"
+        case .portraitUpsideDown: "#9c6ade"
+        case .landscapeRight: "#2ca6a4"
+        case .faceUp: "#59a14f"
+        case .faceDown: "#8c6d31"
+        case .unknown: "#bab0ac"
+        }
+    }
+
+    static func colour(_ motion: OrientationDetector.Motion) -> String {
+        switch motion {
+        case .still: "#a0cbe8"
+        case .moving: "#edc948"
+        case .swinging: "#e15759"
+        }
+    }
+
+    // MARK: - Layout
+
+    static let left = 124.0, right = 24.0
+    static let titleTop = 20.0
+    static let anglesTop = 92.0, anglesHeight = 170.0
+    static let magnitudeTop = 282.0, magnitudeHeight = 80.0
+    static let motionTop = 380.0, motionHeight = 16.0, steadyTop = 398.0, steadyHeight = 6.0
+    static let candidateTop = 414.0, pendingTop = 432.0, candidateHeight = 14.0
+    static let publishedTop = 466.0, publishedHeight = 28.0
+    static let truthTop = 510.0, truthHeight = 22.0
+    static let axisTop = 542.0
+    static let height = 572.0
+
+    /// Draws the timeline, `width` pixels wide, over `from…to` (default: the whole recording).
+    ///
+    /// - Throws: ``PlotError`` for an empty recording, a width below 400, or a range that is
+    ///   empty or outside the recording.
+    public func svg(width: Int = 1600, from: Double? = nil, to: Double? = nil) throws(PlotError) -> String {
+        guard let range = timeRange else { throw PlotError("\(name): no samples to plot") }
+        guard width >= 400, width <= 100_000 else { throw PlotError("the width must be between 400 and 100000 pixels, not \(width)") }
+        let t0 = from ?? range.lowerBound, t1 = to ?? range.upperBound
+        guard t0.isFinite, t1.isFinite, t0 < t1 else {
+            throw PlotError("the range must run forward: --from \(Self.seconds(t0)) is not before --to \(Self.seconds(t1))")
+        }
+        guard t0 < range.upperBound, t1 > range.lowerBound else {
+            throw PlotError("\(Self.seconds(t0))–\(Self.seconds(t1)) s is outside the recording (\(Self.seconds(range.lowerBound))–\(Self.seconds(range.upperBound)) s)")
+        }
+        var canvas = Canvas(t0: t0, t1: t1, width: Double(width))
+        canvas.drawHeader(self)
+        canvas.drawAngles(rows)
+        canvas.drawMagnitude(rows, gravity: configuration.gravity, tolerance: configuration.accelerationTolerance)
+        canvas.drawStates(rows)
+        canvas.drawTruth(evaluation.truth, score: evaluation.score)
+        canvas.drawEvents(evaluation.events, score: evaluation.score)
+        canvas.drawAxis()
+        return canvas.svg.finish()
+    }
+
+    static func seconds(_ value: Double) -> String { SVGWriter.fixed(value, decimals: 3) }
+
+    /// The drawing surface for one range.
+    struct Canvas {
+        let t0, t1, width: Double
+        var svg: SVGWriter
+
+        init(t0: Double, t1: Double, width: Double) {
+            self.t0 = t0
+            self.t1 = t1
+            self.width = width
+            svg = SVGWriter(width: width, height: TimelinePlot.height)
+            svg.element("rect", [("width", "100%"), ("height", "100%"), ("fill", "#ffffff")])
+            svg.open("defs")
+            svg.open("pattern", [("id", "missed-hatch"), ("width", "6"), ("height", "6"), ("patternUnits", "userSpaceOnUse"),
+                                 ("patternTransform", "rotate(45)")])
+            svg.element("line", [("x1", "0"), ("y1", "0"), ("x2", "0"), ("y2", "6"), ("stroke", "#e15759"), ("stroke-width", "2")])
+            svg.close("pattern")
+            svg.close("defs")
+        }
+
+        var plotWidth: Double { width - TimelinePlot.left - TimelinePlot.right }
+
+        func x(_ t: Double) -> Double {
+            TimelinePlot.left + (min(max(t, t0), t1) - t0) / (t1 - t0) * plotWidth
+        }
+
+        func inRange(_ t: Double) -> Bool { t >= t0 && t <= t1 }
+
+        mutating func laneLabel(_ text: String, top: Double, height: Double) {
+            svg.label(text, x: TimelinePlot.left - 8, y: top + height / 2 + 4, [("text-anchor", "end"), ("fill", "#333333")])
+        }
+
+        mutating func drawHeader(_ plot: TimelinePlot) {
+            let n = SVGWriter.number
+            svg.open("g", [("id", "title")])
+            svg.label("Why did it rotate? \(plot.name)", x: 12, y: TimelinePlot.titleTop, [("font-size", "15"), ("font-weight", "bold")])
+            let score = plot.evaluation.score
+            var scoreLine = "\(score.transitions) transitions, \(score.matched) matched, \(score.missed) missed, \(score.spurious) spurious"
+            if let median = score.latencyMedian, let max = score.latencyMax {
+                scoreLine += "; latency median \(TimelinePlot.seconds(median)) s, max \(TimelinePlot.seconds(max)) s"
+            }
+            let gyro = plot.usedGyroscope ? "with gyroscope" : "accelerometer only"
+            let info = "\(plot.rows.count) samples, \(gyro), showing \(TimelinePlot.seconds(t0))–\(TimelinePlot.seconds(t1)) s. Score: \(scoreLine)"
+            svg.label(info, x: 12, y: TimelinePlot.titleTop + 17, [("id", "score")])
+            if !plot.notes.isEmpty {
+                svg.label(plot.notes.joined(separator: "; "), x: 12, y: TimelinePlot.titleTop + 32, [("fill", "#555555")])
+            }
+            svg.close("g")
+            // Legend: orientations, then motion states.
+            svg.open("g", [("id", "legend")])
+            var lx = 12.0
+            let ly = TimelinePlot.titleTop + 46
+            for orientation in DeviceOrientation.allCases {
+                svg.element("rect", [("x", n(lx)), ("y", n(ly)), ("width", "12"), ("height", "12"), ("fill", TimelinePlot.colour(orientation))])
+                svg.label(orientation.rawValue, x: lx + 16, y: ly + 10)
+                lx += 16 + Double(orientation.rawValue.count) * 6.5 + 14
+            }
+            lx += 10
+            for motion in [OrientationDetector.Motion.still, .moving, .swinging] {
+                svg.element("rect", [("x", n(lx)), ("y", n(ly)), ("width", "12"), ("height", "12"), ("fill", TimelinePlot.colour(motion))])
+                svg.label(motion.rawValue, x: lx + 16, y: ly + 10)
+                lx += 16 + Double(motion.rawValue.count) * 6.5 + 14
+            }
+            svg.element("line", [("x1", n(lx)), ("y1", n(ly + 6)), ("x2", n(lx + 18)), ("y2", n(ly + 6)), ("stroke", "#e15759"), ("stroke-width", "2")])
+            svg.label("spurious event", x: lx + 22, y: ly + 10)
+            svg.close("g")
+        }
+
+        /// Tilt (−90…90, left scale) and in-plane angle (0…360, right scale).
+        mutating func drawAngles(_ rows: [Row]) {
+            let top = TimelinePlot.anglesTop, h = TimelinePlot.anglesHeight
+            let n = SVGWriter.number
+            svg.open("g", [("id", "lane-angles")])
+            svg.element("rect", [("x", n(TimelinePlot.left)), ("y", n(top)), ("width", n(plotWidth)), ("height", n(h)), ("fill", "#f7f7f7")])
+            let yTilt = { (tilt: Double) in top + (90 - tilt) / 180 * h }
+            for (tilt, label) in [(75.0, "face 75°"), (55.0, "in-plane 55°"), (0.0, "upright 0°"), (-55.0, "−55°"), (-75.0, "face −75°")] {
+                svg.element("line", [("x1", n(TimelinePlot.left)), ("y1", n(yTilt(tilt))), ("x2", n(width - TimelinePlot.right)), ("y2", n(yTilt(tilt))),
+                                     ("stroke", "#cccccc"), ("stroke-dasharray", "4 3")])
+                svg.label(label, x: TimelinePlot.left + 4, y: yTilt(tilt) - 2, [("fill", "#999999"), ("font-size", "9")])
+            }
+            laneLabel("tilt (blue)", top: top, height: h / 2)
+            laneLabel("angle (orange)", top: top + h / 2, height: h / 2)
+            for (angle, label) in [(0.0, "0 portrait"), (90.0, "90 left"), (180.0, "180 upside"), (270.0, "270 right"), (360.0, "360")] {
+                svg.label(label, x: width - TimelinePlot.right - 4, y: top + h - angle / 360 * h + 3,
+                          [("text-anchor", "end"), ("fill", "#c06000"), ("font-size", "9")])
+            }
+            svg.element("polyline", [("class", "tilt"), ("fill", "none"), ("stroke", "#1f4e9c"), ("stroke-width", "1.2"),
+                                     ("points", extremes(rows, value: { $0.tilt }, y: yTilt))])
+            for points in angleLines(rows, y: { top + h - $0 / 360 * h }) {
+                svg.element("polyline", [("class", "angle"), ("fill", "none"), ("stroke", "#f28e2b"), ("stroke-width", "1"), ("points", points)])
+            }
+            svg.close("g")
+        }
+
+        /// The fast magnitude, the gate's band (gravity ± tolerance) and when the gate was open.
+        mutating func drawMagnitude(_ rows: [Row], gravity: Double, tolerance: Double) {
+            let top = TimelinePlot.magnitudeTop, h = TimelinePlot.magnitudeHeight
+            let n = SVGWriter.number
+            let maximum = 2 * gravity
+            let y = { (m: Double) in top + h - min(max(m, 0), maximum) / maximum * h }
+            svg.open("g", [("id", "lane-magnitude")])
+            svg.element("rect", [("x", n(TimelinePlot.left)), ("y", n(top)), ("width", n(plotWidth)), ("height", n(h)), ("fill", "#f7f7f7")])
+            svg.element("rect", [("class", "gate-band"), ("x", n(TimelinePlot.left)), ("y", n(y(gravity + tolerance))), ("width", n(plotWidth)),
+                                 ("height", n(y(gravity - tolerance) - y(gravity + tolerance))), ("fill", "#dfeedd")])
+            for (start, end) in intervals(rows, where: { $0.gate }) {
+                svg.element("rect", [("class", "gate-open"), ("x", n(x(start))), ("y", n(top)), ("width", n(max(0.5, x(end) - x(start)))),
+                                     ("height", n(h)), ("fill", "#e15759"), ("fill-opacity", "0.25")],
+                            title: "acceleration gate open \(TimelinePlot.seconds(start))–\(TimelinePlot.seconds(end)) s")
+            }
+            svg.element("polyline", [("class", "magnitude"), ("fill", "none"), ("stroke", "#333333"), ("stroke-width", "1"),
+                                     ("points", extremes(rows, value: { $0.fastMagnitude }, y: y))])
+            laneLabel("|a| fast, gate", top: top, height: h)
+            svg.label("\(SVGWriter.fixed(maximum, decimals: 1)) m/s²", x: width - TimelinePlot.right - 4, y: top + 10,
+                      [("text-anchor", "end"), ("fill", "#999999"), ("font-size", "9")])
+            svg.close("g")
+        }
+
+        /// Motion, steadiness, candidate, pending and the published orientation.
+        mutating func drawStates(_ rows: [Row]) {
+            svg.open("g", [("id", "lane-motion")])
+            laneLabel("motion", top: TimelinePlot.motionTop, height: TimelinePlot.motionHeight)
+            segments(rows, top: TimelinePlot.motionTop, height: TimelinePlot.motionHeight, value: { $0.motion }, colour: { TimelinePlot.colour($0) },
+                     name: { $0.rawValue })
+            segments(rows, top: TimelinePlot.steadyTop, height: TimelinePlot.steadyHeight, value: { $0.steady ? "steady" : nil },
+                     colour: { _ in "#79706e" }, name: { $0 })
+            svg.close("g")
+            svg.open("g", [("id", "lane-candidate")])
+            laneLabel("candidate", top: TimelinePlot.candidateTop, height: TimelinePlot.candidateHeight)
+            segments(rows, top: TimelinePlot.candidateTop, height: TimelinePlot.candidateHeight, value: { $0.candidate },
+                     colour: { TimelinePlot.colour($0) }, name: { "candidate \($0.rawValue)" })
+            svg.close("g")
+            svg.open("g", [("id", "lane-pending")])
+            laneLabel("pending", top: TimelinePlot.pendingTop, height: TimelinePlot.candidateHeight)
+            segments(rows, top: TimelinePlot.pendingTop, height: TimelinePlot.candidateHeight, value: { $0.pending },
+                     colour: { TimelinePlot.colour($0) }, name: { "pending \($0.rawValue)" })
+            svg.close("g")
+            svg.open("g", [("id", "lane-published")])
+            laneLabel("published", top: TimelinePlot.publishedTop, height: TimelinePlot.publishedHeight)
+            segments(rows, top: TimelinePlot.publishedTop, height: TimelinePlot.publishedHeight, value: { $0.published },
+                     colour: { TimelinePlot.colour($0) }, name: { "published \($0.rawValue)" })
+            svg.close("g")
+        }
+
+        /// Truth runs; missed ones hatched and outlined red.
+        mutating func drawTruth(_ truth: GroundTruth, score: EvaluationScore) {
+            let n = SVGWriter.number
+            let top = TimelinePlot.truthTop, h = TimelinePlot.truthHeight
+            svg.open("g", [("id", "lane-truth")])
+            laneLabel("truth (evaluate)", top: top, height: h)
+            let missed = Set(score.missedRuns.map { "\($0.start)" })
+            for run in truth.runs where run.end >= t0 && run.start <= t1 {
+                let isMissed = missed.contains("\(run.start)")
+                let title = "truth \(run.orientation.rawValue) \(TimelinePlot.seconds(run.start))–\(TimelinePlot.seconds(run.end)) s\(isMissed ? ": MISSED" : "")"
+                let rx = x(run.start), w = max(1, x(run.end) - rx)
+                svg.element("rect", [("class", isMissed ? "truth-run missed" : "truth-run"), ("x", n(rx)), ("y", n(top)), ("width", n(w)),
+                                     ("height", n(h)), ("fill", TimelinePlot.colour(run.orientation)), ("fill-opacity", "0.75")], title: title)
+                if isMissed {
+                    svg.element("rect", [("x", n(rx)), ("y", n(top)), ("width", n(w)), ("height", n(h)), ("fill", "url(#missed-hatch)"),
+                                         ("stroke", "#e15759"), ("stroke-width", "2")])
+                }
+                if w > 60 { svg.label(run.orientation.rawValue, x: rx + 3, y: top + h / 2 + 4, [("fill", "#ffffff"), ("font-size", "10")]) }
+            }
+            svg.close("g")
+        }
+
+        /// A vertical line per event across every lane; spurious red, matched with latency.
+        mutating func drawEvents(_ events: [OrientationEvent], score: EvaluationScore) {
+            let n = SVGWriter.number
+            let spurious = Set(score.spuriousEvents.map { "\($0.time)" })
+            let latency = Dictionary(score.matches.map { ("\($0.event.time)", $0.latency) }, uniquingKeysWith: { a, _ in a })
+            let excused = Dictionary(score.excusedEvents.map { ("\($0.event.time)", $0.excuse.rawValue) }, uniquingKeysWith: { a, _ in a })
+            svg.open("g", [("id", "events")])
+            var row = 0
+            for event in events where inRange(event.time) {
+                let key = "\(event.time)"
+                let isSpurious = spurious.contains(key)
+                var title = "\(TimelinePlot.seconds(event.time)) s: \(event.previous.rawValue) → \(event.orientation.rawValue)"
+                if let l = latency[key] { title += ", matched, latency \(TimelinePlot.seconds(l)) s" }
+                if isSpurious { title += ", SPURIOUS" }
+                if let reason = excused[key] { title += ", not counted (\(reason))" }
+                let ex = x(event.time)
+                svg.element("line", [("class", isSpurious ? "event spurious" : "event"), ("x1", n(ex)), ("y1", n(TimelinePlot.anglesTop)),
+                                     ("x2", n(ex)), ("y2", n(TimelinePlot.truthTop + TimelinePlot.truthHeight)),
+                                     ("stroke", isSpurious ? "#e15759" : "#333333"), ("stroke-width", isSpurious ? "2" : "1"),
+                                     ("stroke-dasharray", isSpurious ? "none" : "3 2")], title: title)
+                // Labels alternate between two rows so neighbours do not overprint.
+                svg.label(event.orientation.rawValue, x: ex + 2, y: TimelinePlot.publishedTop - 3 - Double(row % 2) * 9,
+                          [("font-size", "9"), ("fill", isSpurious ? "#e15759" : "#333333")])
+                row += 1
+            }
+            svg.close("g")
+        }
+
+        /// Ticks at a round step, at most about one per 70 pixels.
+        mutating func drawAxis() {
+            let n = SVGWriter.number
+            let top = TimelinePlot.axisTop
+            svg.open("g", [("id", "axis")])
+            svg.element("line", [("x1", n(TimelinePlot.left)), ("y1", n(top)), ("x2", n(width - TimelinePlot.right)), ("y2", n(top)), ("stroke", "#333333")])
+            let span = t1 - t0
+            let steps = [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300, 600, 1800, 3600, 7200, 21600, 86400]
+            let step = steps.first { span / $0 <= plotWidth / 70 } ?? span
+            let decimals = step >= 1 ? 0 : (step >= 0.1 ? 1 : (step >= 0.01 ? 2 : 3))
+            var k = (t0 / step).rounded(.up)
+            while k * step <= t1 + step * 1e-9, k < (t0 / step).rounded(.up) + 10_000 {
+                let t = k * step, tx = x(t)
+                svg.element("line", [("x1", n(tx)), ("y1", n(top)), ("x2", n(tx)), ("y2", n(top + 5)), ("stroke", "#333333")])
+                svg.label(SVGWriter.fixed(t, decimals: decimals), x: tx, y: top + 17, [("text-anchor", "middle")])
+                k += 1
+            }
+            svg.label("seconds", x: TimelinePlot.left - 8, y: top + 17, [("text-anchor", "end"), ("fill", "#333333")])
+            svg.close("g")
+        }
+
+        // MARK: Thinning
+
+        /// Points of a polyline keeping each pixel column's lowest and highest value, in order.
+        func extremes(_ rows: [Row], value: (Row) -> Double, y: (Double) -> Double) -> String {
+            var out = ""
+            var column = Int.min
+            var low = Double.infinity, high = -Double.infinity, lowFirst = true
+            func flush(_ out: inout String) {
+                guard column != Int.min, low.isFinite, high.isFinite else { return }
+                let cx = SVGWriter.number(TimelinePlot.left + Double(column) + 0.5)
+                let (a, b) = lowFirst ? (low, high) : (high, low)
+                out += "\(cx),\(SVGWriter.number(y(a))) "
+                if b != a { out += "\(cx),\(SVGWriter.number(y(b))) " }
+            }
+            for row in rows where inRange(row.time) {
+                let v = value(row)
+                guard v.isFinite else { continue }
+                let c = Int(x(row.time) - TimelinePlot.left)
+                if c != column {
+                    flush(&out)
+                    column = c
+                    low = v
+                    high = v
+                    lowFirst = true
+                } else if v < low {
+                    low = v
+                    lowFirst = false  // the high came first
+                } else if v > high {
+                    high = v
+                    lowFirst = true  // the low came first
+                }
+            }
+            flush(&out)
+            return out.isEmpty ? out : String(out.dropLast())
+        }
+
+        /// The in-plane angle, one point per pixel column, broken where it wraps past 0/360.
+        func angleLines(_ rows: [Row], y: (Double) -> Double) -> [String] {
+            var lines: [String] = []
+            var current = ""
+            var column = Int.min
+            var previous = Double.nan
+            for row in rows where inRange(row.time) && row.angle.isFinite && abs(row.tilt) < 80 {
+                let c = Int(x(row.time) - TimelinePlot.left)
+                guard c != column else { continue }
+                if previous.isFinite, abs(row.angle - previous) > 180 || c > column + 8 {
+                    if !current.isEmpty { lines.append(String(current.dropLast())) }
+                    current = ""
+                }
+                column = c
+                previous = row.angle
+                current += "\(SVGWriter.number(TimelinePlot.left + Double(c) + 0.5)),\(SVGWriter.number(y(row.angle))) "
+            }
+            if !current.isEmpty { lines.append(String(current.dropLast())) }
+            return lines
+        }
+
+        /// Time intervals (within the range) during which `predicate` held.
+        func intervals(_ rows: [Row], where predicate: (Row) -> Bool) -> [(Double, Double)] {
+            var result: [(Double, Double)] = []
+            var start: Double? = nil
+            var last = t0
+            for row in rows where inRange(row.time) {
+                if predicate(row) {
+                    if start == nil { start = row.time }
+                } else if let s = start {
+                    result.append((s, row.time))
+                    start = nil
+                }
+                last = row.time
+            }
+            if let s = start { result.append((s, last)) }
+            return result
+        }
+
+        /// Coloured rectangles for each stretch of one value (nothing where the value is `nil`).
+        mutating func segments<Value: Equatable>(_ rows: [Row], top: Double, height: Double, value: (Row) -> Value?,
+                                                 colour: (Value) -> String, name: (Value) -> String) {
+            let n = SVGWriter.number
+            var current: Value? = nil
+            var start = t0
+            func emit(_ svg: inout SVGWriter, until end: Double) {
+                guard let v = current else { return }
+                let sx = x(start), w = x(end) - sx
+                guard w > 0.05 else { return }
+                svg.element("rect", [("x", n(sx)), ("y", n(top)), ("width", n(w)), ("height", n(height)), ("fill", colour(v))],
+                            title: w >= 3 ? "\(name(v)) \(TimelinePlot.seconds(start))–\(TimelinePlot.seconds(end)) s" : nil)
+            }
+            var drawing = svg
+            for row in rows where inRange(row.time) {
+                let v = value(row)
+                if v != current {
+                    emit(&drawing, until: row.time)
+                    current = v
+                    start = row.time
+                }
+            }
+            emit(&drawing, until: t1)
+            svg = drawing
+        }
+    }
+}

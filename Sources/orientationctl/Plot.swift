@@ -1,0 +1,70 @@
+import ArgumentParser
+import DetectorEvaluation
+import OrientationCore
+import SensorLog
+
+/// `orientationctl plot LOG -o FILE.svg`: one self-contained SVG timeline of what the detector
+/// saw and decided, with the truth of `evaluate` beneath: "why did it rotate?" at a glance.
+struct Plot: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Draw a recording and the detector's decisions as one SVG timeline.",
+        discussion: """
+        Lanes: tilt and in-plane angle; the fast magnitude with the acceleration gate; motion \
+        state and steadiness; candidate and pending; the published orientation with every event \
+        (spurious ones red; hover for latency); the truth runs of `orientationctl evaluate` \
+        beneath (missed ones hatched red). --from and --to zoom (seconds, the log's clock). The \
+        detector takes the whole log from its start whatever the range, so the state shown is \
+        the state the daemon would have had. Exit status 1 on a malformed log or a bad range.
+        """
+    )
+
+    @Argument(help: "The log to draw (- for standard input).")
+    var file: String
+
+    @Option(name: .shortAndLong, help: "The SVG file to write (- for standard output).")
+    var output: String
+
+    @Option(help: "Start of the range to draw, seconds.")
+    var from: Double?
+
+    @Option(help: "End of the range to draw, seconds.")
+    var to: Double?
+
+    @Option(help: "Width of the drawing in pixels.")
+    var width = 1600
+
+    @Flag(name: .customLong("ignore-gyro"), help: "Ignore gyroscope columns: as an accelerometer-only device would see it.")
+    var ignoreGyro = false
+
+    @OptionGroup var detector: DetectorOptions
+
+    func run() throws {
+        let configuration = try detector.configuration()
+        let samples: [Sample]
+        do {
+            var reader = try SensorLogReader(path: file)
+            samples = try reader.readAll()
+        } catch {
+            throw CleanExit.message(error.description, failing: true)
+        }
+        var notes = detector.assignments.map { "--set \($0)" }
+        if let configFile = detector.configFile { notes.insert("--config \(configFile)", at: 0) }
+        if ignoreGyro { notes.append("--ignore-gyro") }
+        let plot = try TimelinePlot(samples: samples, name: file == "-" ? "standard input" : file, configuration: configuration,
+                                    ignoreGyroscope: ignoreGyro, notes: notes)
+        let svg: String
+        do {
+            svg = try plot.svg(width: width, from: from, to: to)
+        } catch {
+            throw CleanExit.message(error.description, failing: true)
+        }
+        if output == "-" {
+            var out = OutputBuffer()
+            out.appendLine(String(svg.dropLast()))
+            out.flush()
+        } else {
+            try writeFile(output, Array(svg.utf8))
+            printError("wrote \(output) (\(svg.utf8.count) bytes, \(plot.evaluation.events.count) events)")
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+
+/// `orientationctl plot`, end to end with the real binary.
+@Suite struct PlotCommandTests {
+    @Test func writesAnSVGForTheBundledRecording() throws {
+        let output = try CommandRunner.temporaryFile("handheld.svg", contents: "")
+        let result = try CommandRunner.run(["plot", "data/xio-fusion/handheld.log", "-o", output, "--from", "10", "--to", "40"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("wrote \(output) ("), "\(result.stderr)")
+        let svg = try String(contentsOfFile: output, encoding: .utf8)
+        #expect(svg.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg "))
+        #expect(svg.hasSuffix("</svg>\n"))
+        #expect(svg.contains("showing 10.000–40.000 s"))
+    }
+
+    @Test func writesToStandardOutput() throws {
+        let result = try CommandRunner.run(["plot", "data/xio-fusion/handheld.log", "-o", "-", "--set", "settle-time=0.2", "--ignore-gyro"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasSuffix("</svg>\n"))
+        #expect(result.stdout.contains("--set settle-time=0.2; --ignore-gyro"))
+    }
+
+    @Test func aBadRangeIsRefusedClearly() throws {
+        let result = try CommandRunner.run(["plot", "data/xio-fusion/handheld.log", "-o", "-", "--from", "500", "--to", "600"])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("500.000–600.000 s is outside the recording (0.000–135.327 s)"), "\(result.stderr)")
+    }
+
+    @Test func aMalformedLogIsNamedWithItsLine() throws {
+        let bad = try CommandRunner.temporaryFile("bad.log", contents: "# orientationd-log v1\ntime,accel_x,accel_y,accel_z\n0,0,-9.8,0\n0.1,0,x,0\n")
+        let result = try CommandRunner.run(["plot", bad, "-o", "-"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("bad.log:4:"), "\(result.stderr)")
+    }
+}
