@@ -1,5 +1,5 @@
 // orientationd benchmarks: run in a release build,
-//   swift run -c release OrientationBenchmarks [--quick] [--output FILE]
+//   swift run -c release OrientationBenchmarks [--quick] [--detector-only] [--output FILE]
 // Prints a Markdown report (the numbers quoted in docs/PERFORMANCE.md). Nothing here asserts a
 // time: performance is measured, not tested.
 import Glibc
@@ -9,6 +9,8 @@ import SensorLog
 
 var arguments = CommandLine.arguments.dropFirst()
 let quick = arguments.contains("--quick")
+/// Only the detector's throughput: quick to compare two versions of the hot path.
+let detectorOnly = arguments.contains("--detector-only")
 var outputPath: String? = nil
 if let index = arguments.firstIndex(of: "--output"), arguments.index(after: index) < arguments.endIndex {
     outputPath = arguments[arguments.index(after: index)]
@@ -105,6 +107,7 @@ emit("|---|---:|---:|")
 measureDetector("mixed (accelerometer + gyroscope)", stream)
 measureDetector("accelerometer only", stream.map { Sample(time: $0.time, acceleration: $0.acceleration) })
 emit()
+if detectorOnly { exit(0) }
 
 // MARK: - Replay throughput
 

@@ -54,8 +54,9 @@ public struct OrientationDetector: Sendable {
     private var fast = Vector3.zero
     private var fastRate = Vector3.zero
     private var motion: MotionTracker
-    /// The slow filter's direction over ``Configuration/steadyWindow``.
-    private var steadiness: MotionTracker
+    /// The slow filter's direction over ``Configuration/steadyWindow`` (it has no faster
+    /// content worth tracking), judged only when a decision needs it.
+    private var steadiness: DirectionHistory
 
     // The last time each condition held.
     private var accelerationGateTime = -Double.infinity
@@ -101,7 +102,7 @@ public struct OrientationDetector: Sendable {
         cosKeep = cMath_cos(radians(45 + configuration.deadBand / 2))
         cosAcquire = cMath_cos(radians(45 - configuration.diagonalExclusion / 2))
         motion = MotionTracker(window: configuration.motionWindow)
-        steadiness = MotionTracker(window: configuration.steadyWindow)
+        steadiness = DirectionHistory(window: configuration.steadyWindow)
     }
 
     /// Returns to the initial state: `unknown`, filters empty, statistics kept. Call it when the
@@ -149,8 +150,7 @@ public struct OrientationDetector: Sendable {
         let direction = fast * (1 / fastMagnitude)
         let (spread, covered) = motion.add(direction, at: t)
         let slowMagnitude = slow.length
-        let (slowSpread, _) = steadiness.add(slow * (1 / slowMagnitude), at: t)
-        let steady = slowSpread < steadyChord && steadiness.hasFullWindow(at: t)
+        steadiness.offer(slow, magnitude: slowMagnitude, at: t)
         // Swinging is a speed: the swing angle per motion window. Judge it over the time the
         // window's samples really cover, which at 10 Hz is half the window.
         let swinging = spread * c.motionWindow >= swingChord * max(covered, 1e-3)
@@ -195,8 +195,7 @@ public struct OrientationDetector: Sendable {
         last = Observation(vector: v, magnitude: magnitude, spread: spread,
                            motion: turning || (swinging && !still) ? .swinging : (still ? .still : .moving),
                            usingGyroscope: gyroPresent, candidate: candidate, pending: nil,
-                           fastMagnitude: fastMagnitude, accelerationGate: t - accelerationGateTime <= 0,
-                           steady: steady)
+                           fastMagnitude: fastMagnitude, accelerationGate: t - accelerationGateTime <= 0)
 
         // 4. Settle and gates.
         guard let candidate, candidate != orientation else {
@@ -218,7 +217,7 @@ public struct OrientationDetector: Sendable {
         } else {
             ready = t - swingTime >= c.swingHoldoff
                 && t - pendingSince >= c.settleTime
-                && steady
+                && steadiness.isSteady(at: t, chord: steadyChord)
                 && t - accelerationGateTime >= c.accelerationHoldoff
                 && (candidate.isFlat || sinTilt >= sinScreenDown)
         }
@@ -362,7 +361,6 @@ extension OrientationDetector {
         var pending: DeviceOrientation?
         var fastMagnitude = Double.nan
         var accelerationGate = false
-        var steady = false
     }
 
     /// The state after the last accepted sample.
@@ -371,6 +369,7 @@ extension OrientationDetector {
                  angle: Self.inPlaneAngle(last.vector),
                  spread: degrees(2 * cMath_asin(min(1, last.spread / 2))), motion: last.motion,
                  usingGyroscope: last.usingGyroscope, candidate: last.candidate, pending: last.pending,
-                 fastMagnitude: last.fastMagnitude, accelerationGate: last.accelerationGate, steady: last.steady)
+                 fastMagnitude: last.fastMagnitude, accelerationGate: last.accelerationGate,
+                 steady: steadiness.isSteady(at: lastTime, chord: steadyChord))
     }
 }
