@@ -87,8 +87,10 @@ extension OrientationDetector {
         public var accelerationHoldoff: Double = 0.1
         /// Below this magnitude (free fall, a zeroed sensor) there is no candidate at all.
         public var minimumMagnitude: Double = 2.0
-        /// In-plane changes are held this long after the device last lay flat (tilt beyond an
-        /// enter tilt), still or moving: the first moments of a pick-up point anywhere.
+        /// While moving, in-plane changes are held this long after the device last lay flat
+        /// (tilt beyond an enter tilt): the first moments of a pick-up point anywhere. (Not while
+        /// still: a quick turn at a steep tilt brushes past flat, and once it rests its direction
+        /// is meaningful.)
         public var afterFlatHoldoff: Double = 0.3
 
         // MARK: Gyroscope

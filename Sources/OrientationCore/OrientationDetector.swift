@@ -210,8 +210,6 @@ public struct OrientationDetector: Sendable {
         let ready: Bool
         if turning && t - pendingSince < c.gyroHoldLimit {
             ready = false
-        } else if !candidate.isFlat && t - flatTime < c.afterFlatHoldoff {
-            ready = false
         } else if still {
             ready = t - pendingSince >= c.stillSettleTime && t - accelerationGateTime >= c.stillSettleTime
         } else {
@@ -219,7 +217,7 @@ public struct OrientationDetector: Sendable {
                 && t - pendingSince >= c.settleTime
                 && steadiness.isSteady(at: t, chord: steadyChord)
                 && t - accelerationGateTime >= c.accelerationHoldoff
-                && (candidate.isFlat || sinTilt >= sinScreenDown)
+                && (candidate.isFlat || (sinTilt >= sinScreenDown && t - flatTime >= c.afterFlatHoldoff))
         }
         guard ready else { return nil }
         let event = OrientationEvent(time: t, orientation: candidate, previous: orientation)
