@@ -138,6 +138,18 @@ private struct ReaderBody: Sendable {
             throw IIOError("cannot open the buffer of \(plan.device): \(String(cString: strerror(errno)))")
         }
         defer { iio_buffer_destroy(buffer) }  // disables the buffer: buffer/enable returns to 0
+        // Without a timestamp channel, stamp from arrivals, starting from the rate the driver
+        // reports after the write (it may round or ignore the request), and following the rate
+        // it really delivers (issue 10: stamps from the requested rate went backwards).
+        var reported: Double = 0
+        let rate = iio_device_attr_read_double(device, "sampling_frequency", &reported) == 0 && reported > 0
+            ? reported : (plan.samplingFrequency ?? 100)
+        var clock = ArrivalClock(rate: rate)
+        // libiio gives up on a refill (and drops what it read) when the whole batch has not
+        // arrived within the context's timeout: at 100 Hz a batch of 25 takes 250 ms, exactly
+        // the default, and never completed. Allow two batches' worth, at least 250 ms.
+        let batchMilliseconds = 2000 * Double(max(batch, 1)) / max(min(rate, plan.samplingFrequency ?? rate), 0.1)
+        iio_context_set_timeout(context, UInt32(max(250, min(10_000, batchMilliseconds.rounded(.up)))))
         var lastGood = Self.monotonic()
         while !owner.isStopping {
             let bytes = iio_buffer_refill(buffer)
@@ -160,13 +172,14 @@ private struct ReaderBody: Sendable {
             var stamp = timestamp.map { iio_buffer_first(buffer, $0)! }
             var index = 0
             let count = (end - pointers[0]) / step
+            let arrivalStamps = timestamp == nil ? clock.stamps(count: count, arrival: now) : []
             while pointers[0] < end {
                 var raw: [Double] = []
                 for (k, axis) in all.enumerated() {
                     raw.append(Self.convert(axis, pointers[k]))
                     pointers[k] += step
                 }
-                var time = now - Double(count - 1 - index) * (1 / (plan.samplingFrequency ?? 100))
+                var time = index < arrivalStamps.count ? arrivalStamps[index] : now
                 if let current = stamp, let channel = timestamp {
                     var nanoseconds: Int64 = 0
                     iio_channel_convert(channel, &nanoseconds, current)
