@@ -129,6 +129,12 @@ private struct ReaderBody: Sendable {
     private func stream(_ owner: OwnerThread, context: OpaquePointer, device: OpaquePointer, accel: [Axis], gyro: [Axis], batch: Int) throws(IIOError) {
         selectTrigger(context: context, device: device)
         let timestamp = iio_device_find_channel(device, "timestamp", false)
+        if timestamp != nil {
+            // Scans stamped on CLOCK_MONOTONIC cannot jump with NTP or a manual clock change;
+            // where the driver has no such attribute, KernelClockMapper catches the steps.
+            _ = iio_device_attr_write(device, "current_timestamp_clock", "monotonic\n")
+        }
+        var kernelClock = KernelClockMapper()
         for axis in accel + gyro { iio_channel_enable(axis.channel) }
         if let timestamp { iio_channel_enable(timestamp) }
         if let frequency = plan.samplingFrequency {
@@ -169,23 +175,29 @@ private struct ReaderBody: Sendable {
             guard step > 0, let end = iio_buffer_end(buffer) else { continue }
             let all = accel + gyro
             var pointers = all.map { iio_buffer_first(buffer, $0.channel)! }
-            var stamp = timestamp.map { iio_buffer_first(buffer, $0)! }
             var index = 0
             let count = (end - pointers[0]) / step
-            let arrivalStamps = timestamp == nil ? clock.stamps(count: count, arrival: now) : []
+            var times: [Double]
+            if let channel = timestamp, var current = iio_buffer_first(buffer, channel) {
+                var kernel: [Double] = []
+                kernel.reserveCapacity(count)
+                for _ in 0..<count {
+                    var nanoseconds: Int64 = 0
+                    iio_channel_convert(channel, &nanoseconds, current)
+                    kernel.append(Double(nanoseconds) / 1e9)
+                    current += step
+                }
+                times = kernelClock.map(kernel, arrival: now)
+            } else {
+                times = clock.stamps(count: count, arrival: now)
+            }
             while pointers[0] < end {
                 var raw: [Double] = []
                 for (k, axis) in all.enumerated() {
                     raw.append(Self.convert(axis, pointers[k]))
                     pointers[k] += step
                 }
-                var time = index < arrivalStamps.count ? arrivalStamps[index] : now
-                if let current = stamp, let channel = timestamp {
-                    var nanoseconds: Int64 = 0
-                    iio_channel_convert(channel, &nanoseconds, current)
-                    time = Double(nanoseconds) / 1e9
-                    stamp = current + step
-                }
+                let time = index < times.count ? times[index] : now
                 let a = vector(accel) { axis in raw[accel.firstIndex { $0.channel == axis.channel }!] }
                 let w: Vector3? = gyro.isEmpty ? nil : vector(gyro) { axis in raw[accel.count + gyro.firstIndex { $0.channel == axis.channel }!] }
                 deliver(time: time, a, w)
