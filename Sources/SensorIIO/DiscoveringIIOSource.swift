@@ -32,6 +32,19 @@ public final class DiscoveringIIOSource: SensorSource {
         return (sensors, choice, plan, matrix)
     }
 
+    /// The plan for a gyroscope on a device of its own, read beside the accelerometer and merged
+    /// by timestamp, or `nil` (none, the accelerometer's own IMU channels, or one read the other
+    /// way, buffered against polled). `open()` and `orientationd --record` both use it, so a
+    /// recording holds exactly the samples the detector gets.
+    public static func gyroscopePlan(choice: SensorChoice, plan: IIOReadPlan, matrix: MountMatrix.Selection) -> IIOReadPlan? {
+        guard let accel = choice.accelerometer, let gyro = choice.gyroscope, gyro.id != accel.id,
+              gyro.hasBuffer == accel.hasBuffer else { return nil }
+        // Its own mount matrix when it has one, else the accelerometer's (same board).
+        let own = MountMatrix.select(from: gyro.mountMatrixCandidates.map { .init(source: $0.source, text: $0.text) })
+        return IIOReadPlan(device: gyro.id, mode: plan.mode, samplingFrequency: plan.samplingFrequency,
+                           mountMatrix: own.source == "identity" ? matrix.matrix : own.matrix, stallTimeout: plan.stallTimeout)
+    }
+
     public func open() async throws -> any SampleStream {
         let (_, choice, plan, matrix) = try plan()
         for warning in choice.warnings { logger.warning("\(warning)") }
@@ -41,13 +54,9 @@ public final class DiscoveringIIOSource: SensorSource {
         for (source, reason) in matrix.rejected {
             logger.warning("ignoring an invalid mount matrix", metadata: ["source": "\(source)", "reason": "\(reason)"])
         }
-        var gyroPlan: IIOReadPlan? = nil
-        if let gyro = choice.gyroscope, gyro.id != accel.id, gyro.hasBuffer == accel.hasBuffer {
-            // Its own mount matrix when it has one, else the accelerometer's (same board).
-            let own = MountMatrix.select(from: gyro.mountMatrixCandidates.map { .init(source: $0.source, text: $0.text) })
-            gyroPlan = IIOReadPlan(device: gyro.id, mode: plan.mode, samplingFrequency: plan.samplingFrequency,
-                                   mountMatrix: own.source == "identity" ? matrix.matrix : own.matrix, stallTimeout: plan.stallTimeout)
-            logger.info("merging gyroscope", metadata: ["gyroscope": "\(gyro.id)", "name": "\(gyro.name)"])
+        let gyroPlan = Self.gyroscopePlan(choice: choice, plan: plan, matrix: matrix)
+        if let gyroPlan, let gyro = choice.gyroscope {
+            logger.info("merging gyroscope", metadata: ["gyroscope": "\(gyroPlan.device)", "name": "\(gyro.name)"])
         }
         logger.info("opening sensor", metadata: [
             "device": "\(accel.id)", "name": "\(accel.name)", "mode": "\(plan.mode)",

@@ -20,8 +20,13 @@ enum Recorder {
         case .buffered: metadata.append(key: "sample-rate", value: "\(Int(plan.samplingFrequency ?? 0))")
         case .polled(let rate): metadata.append(key: "sample-rate", value: "\(Int(rate))")
         }
+        // A gyroscope of its own is recorded too, merged as the detector gets it (issue 10).
+        let gyroPlan = DiscoveringIIOSource.gyroscopePlan(choice: choice, plan: plan, matrix: matrix)
+        if let gyroPlan, let gyro = choice.gyroscope {
+            metadata.append(key: "gyroscope", value: "\(gyro.name) (\(gyroPlan.device)), merged by timestamp")
+        }
         metadata.append(key: "source", value: "orientationd --record")
-        var writer = try SensorLogWriter(path: path, metadata: metadata, includesGyroscope: plan.readsGyroscope)
+        var writer = try SensorLogWriter(path: path, metadata: metadata, includesGyroscope: plan.readsGyroscope || gyroPlan != nil)
         let stream = try await source.open()
         defer { stream.close() }
         var first: Double? = nil

@@ -77,7 +77,8 @@ extension SensorIIOIntegrationTests {
 
     /// Runs `orientationd ARGS` under umockdev-run with the given devices (and a feed for
     /// /dev/iio:device0), waits for it to exit, returns (status, stdout, stderr).
-    static func runDaemon(devices: [FakeIIODevice], feed: [UInt8]?, arguments: [String]) throws -> (status: Int32, out: String, err: String, log: String) {
+    static func runDaemon(devices: [FakeIIODevice], feed: [UInt8]?, moreFeeds: [(node: String, script: [UInt8])] = [],
+                          arguments: [String]) throws -> (status: Int32, out: String, err: String, log: String) {
         var template = Array("/tmp/orientationd-run-XXXXXX".utf8CString)
         let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
         write(dir + "/devices.umockdev", Array(devices.map(\.description).joined().utf8))
@@ -85,6 +86,10 @@ extension SensorIIOIntegrationTests {
         if let feed {
             write(dir + "/feed.script", feed)
             command += ["-s", "/dev/iio:device0=\(dir)/feed.script"]
+        }
+        for (k, extra) in moreFeeds.enumerated() {
+            write(dir + "/feed\(k).script", extra.script)
+            command += ["-s", "\(extra.node)=\(dir)/feed\(k).script"]
         }
         command += ["--", productsDirectory + "/orientationd"] + arguments.map { $0.replacingDirectory(dir) }
         let pid = try spawn(command, environment: ["PATH=/usr/bin:/bin"], stderr: dir + "/err.txt", stdout: dir + "/out.txt")
@@ -124,6 +129,32 @@ extension SensorIIOIntegrationTests {
         let data = lines.filter { $0.first?.isNumber == true }
         #expect(data.count >= 90 && data.count <= 110, "\(data.count) samples for 1 s at 100 Hz")
         #expect(data.first?.split(separator: ",").dropFirst().prefix(3).joined(separator: ",") == "0.00000,-9.80665,0.00000")
+    }
+
+    /// A gyroscope on a device of its own is recorded with the accelerometer, merged as the
+    /// detector gets it (issue 10, item 5: the recording used to drop it).
+    @Test func recordKeepsASeparateGyroscope() throws {
+        let accel = FakeIIODevice(index: 0, name: "bmc150_accel", format: "le:s12/16>>4", scale: "0.009582")
+        let gyro = FakeIIODevice(index: 1, name: "bmg160", kind: "anglvel", format: "le:s16/16>>0", scale: "0.001065")
+        var accelFeed: [UInt8] = [], gyroFeed: [UInt8] = []
+        for k in 0..<150 {
+            let ns = Int64(k) * 10_000_000
+            accelFeed += Self.scriptLine(delay: 10, accel.scan([0, -1024, 0], timestampNanoseconds: ns))
+            gyroFeed += Self.scriptLine(delay: 10, gyro.scan([500, 0, -500], timestampNanoseconds: ns))
+        }
+        let (status, _, err, text) = try Self.runDaemon(devices: [accel, gyro], feed: accelFeed, moreFeeds: [(gyro.node, gyroFeed)],
+                                                       arguments: ["--record", "{dir}/recorded.log", "--duration", "1"])
+        #expect(status == 0, "\(err)")
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines.contains("# gyroscope: bmg160 (iio:device1), merged by timestamp"), "\(text.prefix(400))")
+        #expect(lines.contains("time,accel_x,accel_y,accel_z,gyro_x,gyro_y,gyro_z"))
+        let data = lines.filter { $0.first?.isNumber == true }
+        let withRate = data.filter { !$0.hasSuffix(",,,") }
+        #expect(data.count >= 80, "\(data.count) samples")
+        #expect(withRate.count * 2 >= data.count, "most samples carry the gyroscope: \(withRate.count) of \(data.count)")
+        #expect(withRate.first?.split(separator: ",").suffix(3).joined(separator: ",") == "0.53250,0.00000,-0.53250", "\(withRate.first ?? "")")
+        let times = data.compactMap { Double($0.split(separator: ",")[0]) }
+        #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 })
     }
 }
 
