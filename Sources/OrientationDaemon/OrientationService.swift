@@ -29,12 +29,15 @@ public final class OrientationService: Sendable {
                              server configuration: ServerConfiguration, listeningSocket: Int32? = nil,
                              exitWhenDone: Bool = false, watchHotplug: Bool, logger: Logger) async throws -> OrientationService {
         _ = try OrientationDetector(configuration: detector)
-        let claims = ClaimRelay()
+        // The pipeline's inbox exists before the server: a client queued on an activated socket
+        // can claim the sensor the moment the server accepts it, and the claim waits in the
+        // inbox until the pipeline runs (issue 10: a relay between the two lost it).
+        let commands = SensorPipeline.Commands()
         let server = try await OrientationSocketServer.start(configuration: configuration, logger: logger,
                                                              listeningSocket: listeningSocket,
-                                                             onClaimChange: { claims.forward($0) })
+                                                             onClaimChange: { commands.setClaimed($0) })
         let hub = server.hub
-        let pipeline = try SensorPipeline(source: source, configuration: detector, logger: logger) { event in
+        let pipeline = try SensorPipeline(source: source, configuration: detector, logger: logger, commands: commands) { event in
             switch event {
             case .orientation(let change):
                 logger.info("orientation", metadata: ["orientation": "\(change.orientation)", "previous": "\(change.previous)",
@@ -45,10 +48,9 @@ public final class OrientationService: Sendable {
             case .sensorFailed:
                 hub.publish(orientation: .unknown, time: nil)
             case .sourceFinished:
-                if exitWhenDone { claims.finishPipeline() }
+                if exitWhenDone { commands.finish() }
             }
         }
-        claims.connect(pipeline)
         // Hotplug: a sensor appearing, disappearing or changing (mount matrix) reopens the sensor
         // at once if someone listens; a vanished one publishes `unknown` and the daemon goes on.
         var monitor: UdevMonitor? = nil

@@ -4,13 +4,20 @@ import OrientationCore
 /// Runs a ``SensorSource`` through an ``OrientationDetector`` while somebody listens.
 ///
 /// Contract:
-/// - The sensor is open exactly while ``setClaimed(_:)`` last said `true` (the first subscriber
+/// - The sensor is open exactly while the last claim said `true` (the first subscriber
 ///   arrived, and the last one has not left); a replay therefore pauses with no subscriber.
+/// - Claims, restarts and the end go through ``Commands``, which exist before the pipeline:
+///   whoever publishes (the socket server) can be handed ``Commands/setClaimed(_:)`` before the
+///   pipeline is built, and a claim made in between waits in the stream (socket activation
+///   queues the first client before the daemon starts; issue 10).
 /// - Every detector event goes to `sink` as ``Event/orientation(_:)``, in order.
 /// - A sensor that fails is reported (``Event/sensorFailed(_:)``, which publishes `unknown`),
 ///   and reopened with a growing delay while still claimed; the daemon never exits for it.
-/// - ``run()`` returns when its task is cancelled (service shutdown).
-public actor SensorPipeline {
+/// - ``run()`` returns after ``Commands/finish()`` (or ``finish()``), with the sensor closed.
+///
+/// Not an actor: it protects no mutable state. ``run()`` owns the loop's state in its own frame,
+/// and the sensor's stream stays in the one task that opened it.
+public final class SensorPipeline: Sendable {
     /// What the pipeline tells the publisher.
     public enum Event: Sendable, Equatable {
         /// The detector published a change.
@@ -23,42 +30,61 @@ public actor SensorPipeline {
         case sourceFinished
     }
 
+    /// The pipeline's inbox: claims, restarts (hotplug) and the end. Thread-safe; what is sent
+    /// before ``SensorPipeline/run()`` starts waits for it.
+    public struct Commands: Sendable {
+        enum Command: Sendable { case claim(Bool), restart }
+        let stream: AsyncStream<Command>
+        private let continuation: AsyncStream<Command>.Continuation
+
+        public init() {
+            // Claims are level-triggered, so only the newest few matter.
+            (stream, continuation) = AsyncStream.makeStream(of: Command.self, bufferingPolicy: .bufferingNewest(16))
+        }
+
+        /// Someone listens (`true`) or nobody does (`false`).
+        public func setClaimed(_ claimed: Bool) { continuation.yield(.claim(claimed)) }
+
+        /// If the sensor is claimed, close and reopen it now (a sensor appeared, or its
+        /// properties such as the mount matrix changed); also cuts short a retry's wait.
+        public func restart() { continuation.yield(.restart) }
+
+        /// Ends ``SensorPipeline/run()`` (after closing the sensor).
+        public func finish() { continuation.finish() }
+    }
+
     public let source: any SensorSource
+    /// The pipeline's inbox (also reachable through the methods below).
+    public let commands: Commands
     private let configuration: OrientationDetector.Configuration
     private let sink: @Sendable (Event) -> Void
     private let logger: Logger
-    /// Claims, and restart requests (hotplug).
-    private enum Command: Sendable { case claim(Bool), restart }
-    private let claims: AsyncStream<Command>
-    private let claimContinuation: AsyncStream<Command>.Continuation
 
-    public init(source: any SensorSource, configuration: OrientationDetector.Configuration,
-                logger: Logger, sink: @escaping @Sendable (Event) -> Void) throws(ConfigurationError) {
+    public init(source: any SensorSource, configuration: OrientationDetector.Configuration, logger: Logger,
+                commands: Commands = Commands(), sink: @escaping @Sendable (Event) -> Void) throws(ConfigurationError) {
         _ = try OrientationDetector(configuration: configuration)  // validate now, not on first claim
         self.source = source
         self.configuration = configuration
         self.sink = sink
         self.logger = logger
-        (claims, claimContinuation) = AsyncStream.makeStream(of: Command.self, bufferingPolicy: .bufferingNewest(16))
+        self.commands = commands
     }
 
     /// Thread-safe: records that someone listens (`true`) or nobody does (`false`).
-    public nonisolated func setClaimed(_ claimed: Bool) {
-        claimContinuation.yield(.claim(claimed))
+    public func setClaimed(_ claimed: Bool) {
+        commands.setClaimed(claimed)
     }
 
-    /// Thread-safe: if the sensor is claimed, closes and reopens it now (a hotplug event: a
-    /// sensor appeared, or its properties such as the mount matrix changed). Also cuts short the
-    /// wait before a retry after a failure.
-    public nonisolated func restart() {
-        claimContinuation.yield(.restart)
+    /// Thread-safe: see ``Commands/restart()``.
+    public func restart() {
+        commands.restart()
     }
 
     /// The service loop.
     public func run() async {
         var reader: Task<Void, Never>? = nil
         var claimed = false
-        for await command in claims {
+        for await command in commands.stream {
             switch command {
             case .claim(let value):
                 claimed = value
@@ -84,13 +110,13 @@ public actor SensorPipeline {
     }
 
     /// Ends ``run()`` (after closing the sensor).
-    public nonisolated func finish() {
-        claimContinuation.finish()
+    public func finish() {
+        commands.finish()
     }
 
-    /// Nonisolated on purpose: the stream (and the libiio or file handle behind it) stays in the
-    /// one task that opened it, never crossing into the actor (Swift 6 checks this).
-    private nonisolated func readWhileClaimed() async {
+    /// The stream (and the libiio or file handle behind it) stays in the one task that opened
+    /// it (Swift 6 checks this).
+    private func readWhileClaimed() async {
         var detector = try! OrientationDetector(configuration: configuration)  // validated in init
         var delay = 0.5
         while !Task.isCancelled {
@@ -131,7 +157,7 @@ public actor SensorPipeline {
 
     /// Reports a failure (the daemon publishes `unknown`), waits `delay`, then doubles it (up to
     /// 30 s) for the next failure; a successful sample resets it.
-    private nonisolated func backOff(failure: String, delay: inout Double) async {
+    private func backOff(failure: String, delay: inout Double) async {
         logger.warning("sensor failure; retrying", metadata: ["error": "\(failure)", "retry-in": "\(delay)s"])
         sink(.sensorFailed(failure))
         try? await Task.sleep(for: .seconds(delay))

@@ -49,6 +49,39 @@ import Testing
         #expect(activator.stderr.contains("activation=systemd"), "\(activator.stderr)")
         #expect(access(socket, F_OK) == 0, "the manager's socket file is not ours to remove")
     }
+
+    /// The first client is queued on the activated socket, and has already asked to subscribe,
+    /// before the daemon runs: its claim must reach the pipeline (issue 10, item 3: a relay
+    /// between the server and the pipeline could drop a claim made while it was being wired).
+    /// Many starts, since a lost claim was a matter of timing.
+    @Test func aClientQueuedBeforeActivationGetsItsEvents() throws {
+        for run in 0..<12 {
+            let directory = temporaryDirectory()
+            let socket = directory + "/activated.sock"
+            let activator = try ChildProcess(["/usr/bin/systemd-socket-activate", "-l", socket, Build.orientationd, "--replay",
+                                              Build.recording, "--speed", "max", "--exit-when-done"], directory: directory)
+            // The listening socket exists before the daemon does (polling: a file appearing is
+            // not awaitable); connecting starts the daemon.
+            // (bound a moment before it listens: connecting may be refused that moment).
+            let deadline = TestSocket.now() + 20
+            var connected: TestSocket? = nil
+            while connected == nil, TestSocket.now() < deadline {
+                connected = try? TestSocket(path: socket)
+                if connected == nil { usleep(2_000) }
+            }
+            let client = try #require(connected, "\(activator.stderr)")
+            client.send("{\"op\":\"subscribe\"}\n")  // before any hello: queued with the connection
+            var events = 0
+            let goodbye = client.readLine(timeout: 20) { line in
+                if line.contains("\"type\":\"orientation\"") { events += 1 }
+                return line.contains("\"type\":\"goodbye\"")
+            }
+            #expect(goodbye != nil && events > 0, "run \(run): \(events) orientation lines; \(activator.stderr)")
+            if goodbye == nil { _ = activator.terminate() }
+            #expect(activator.wait() == 0, "run \(run): \(activator.stderr)")
+            if goodbye == nil || events == 0 { break }
+        }
+    }
 }
 
 extension String {
