@@ -2,7 +2,7 @@
 SWIFT ?= swift
 LOG ?= data/xio-fusion/handheld.log
 
-.PHONY: all setup build demo replay test bench bench-iio clean
+.PHONY: all setup build demo replay test test-repeat bench bench-iio clean
 
 all: build
 
@@ -29,6 +29,12 @@ replay: setup
 ## combined "tests: N passed, N failed".
 test: setup
 	scripts/run-tests.sh
+
+## The suites that touch threads, sockets and umockdev, N times in a row (default 20), stopping
+## at the first failure: a flaky test blocks every landing, so hunt them here.
+N ?= 20
+test-repeat: setup
+	scripts/test-repeat.sh $(N)
 
 ## Benchmarks in a release build; writes the report quoted in docs/PERFORMANCE.md.
 bench: setup

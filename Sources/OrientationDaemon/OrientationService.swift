@@ -4,6 +4,7 @@ import OrientationServer
 import SensorIIO
 import SensorPipeline
 import ServiceLifecycle
+import UnixSignals
 
 /// The running daemon: the socket server, the sensor pipeline between the source and the hub,
 /// and (for real sensors) the udev hotplug monitor, wired together.
@@ -70,14 +71,22 @@ public final class OrientationService: Sendable {
     }
 
     /// The services: the socket server and the pipeline; a finished replay with `exitWhenDone`
-    /// shuts the group down.
-    public func serviceGroup(logger: Logger) -> ServiceGroup {
-        ServiceGroup(configuration: .init(
-            services: [
-                .init(service: SocketServerService(server: server)),
-                .init(service: PipelineService(pipeline: pipeline, monitor: monitor), successTerminationBehavior: .gracefullyShutdownGroup),
-            ],
-            gracefulShutdownSignals: [.sigterm, .sigint],
+    /// shuts the group down. SIGTERM and SIGINT shut it down gracefully: pass `shutdownSignals`
+    /// created before ``start(source:detector:server:listeningSocket:exitWhenDone:watchHotplug:logger:)``
+    /// so that a signal during startup is kept rather than fatal; without it the group traps
+    /// them itself once it runs.
+    public func serviceGroup(logger: Logger, shutdownSignals: UnixSignalsSequence? = nil) -> ServiceGroup {
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(service: SocketServerService(server: server)),
+            .init(service: PipelineService(pipeline: pipeline, monitor: monitor), successTerminationBehavior: .gracefullyShutdownGroup),
+        ]
+        if let shutdownSignals {
+            services.append(.init(service: ShutdownSignalService(signals: shutdownSignals, logger: logger),
+                                  successTerminationBehavior: .gracefullyShutdownGroup))
+        }
+        return ServiceGroup(configuration: .init(
+            services: services,
+            gracefulShutdownSignals: shutdownSignals == nil ? [.sigterm, .sigint] : [],
             logger: logger
         ))
     }

@@ -1,7 +1,9 @@
 import OrientationServer
 import SensorIIO
 import SensorPipeline
+import Logging
 import ServiceLifecycle
+import UnixSignals
 
 /// The socket server as a service: it is already listening when the group starts; on graceful
 /// shutdown it says goodbye to every client and removes the socket file. Returning from `run()`
@@ -28,5 +30,25 @@ struct PipelineService: Service {
             pipeline.finish()
         }
         monitor?.stop()
+    }
+}
+
+/// Turns SIGTERM or SIGINT into a graceful shutdown of the group, from a signal sequence the
+/// daemon creates first thing: ServiceGroup's own signal handling starts only when the group
+/// runs, so a SIGTERM during startup (systemd stopping a service that is still starting; the
+/// lifecycle test under load) killed the daemon without `goodbye` and left the socket file.
+/// Created early, the sequence ignores the signals' default action and keeps them until the
+/// group runs. Returning ends the group gracefully (its termination behaviour).
+struct ShutdownSignalService: Service {
+    let signals: UnixSignalsSequence
+    let logger: Logger
+
+    func run() async throws {
+        try await cancelWhenGracefulShutdown {
+            var iterator = signals.makeAsyncIterator()
+            if let signal = await iterator.next() {
+                logger.notice("shutting down", metadata: ["signal": "\(signal)"])
+            }
+        }
     }
 }

@@ -9,6 +9,7 @@ import SensorIIO
 import SensorLog
 import SensorPipeline
 import ServiceLifecycle
+import UnixSignals
 
 /// `orientationd`: publishes device-orientation changes over a Unix socket.
 ///
@@ -107,6 +108,9 @@ struct Orientationd: AsyncParsableCommand {
             source = iio
         }
 
+        // First of all: from here on SIGTERM and SIGINT are kept for a graceful shutdown, even
+        // one that arrives before the service group runs.
+        let shutdownSignals = await UnixSignalsSequence(trapping: .sigterm, .sigint)
         let service: OrientationService
         do {
             service = try await OrientationService.start(source: source, detector: settings.detector, server: settings.server,
@@ -115,7 +119,7 @@ struct Orientationd: AsyncParsableCommand {
         } catch let error as ServerError {
             throw DaemonFailure(error.description)
         }
-        let group = service.serviceGroup(logger: logger)
+        let group = service.serviceGroup(logger: logger, shutdownSignals: shutdownSignals)
         SystemdIntegration.notify("READY=1\nSTATUS=serving \(settings.server.socketPath)")
         try await group.run()
         SystemdIntegration.notify("STOPPING=1")

@@ -42,6 +42,22 @@ import Testing
         #expect(daemon.stderr.contains("socket server stopped"))
     }
 
+    /// SIGTERM the moment the socket appears, before the service group may run: still a graceful
+    /// exit (status 0, socket removed), never death by signal (make test-repeat caught it: 143).
+    @Test func sigtermDuringStartupIsStillGraceful() throws {
+        for run in 0..<10 {
+            let dir = temporaryDirectory()
+            let socket = dir + "/d.sock"
+            let daemon = try ChildProcess([Build.orientationd, "--replay", Build.recording, "--loop", "--socket", socket], directory: dir)
+            let deadline = TestSocket.now() + 20
+            while access(socket, F_OK) != 0, TestSocket.now() < deadline { usleep(500) }  // a file appearing is not awaitable
+            let status = daemon.terminate()
+            #expect(status == 0, "run \(run): \(String(describing: status)) \(daemon.stderr)")
+            #expect(access(socket, F_OK) != 0, "run \(run): socket file left behind")
+            if status != 0 { break }
+        }
+    }
+
     @Test func aRegularFileAtTheSocketPathIsRefusedAndKept() throws {
         let dir = temporaryDirectory()
         let path = dir + "/notes.txt"
