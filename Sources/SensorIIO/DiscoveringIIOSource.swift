@@ -1,15 +1,23 @@
 import Logging
 import OrientationCore
 import SensorPipeline
+import Synchronization
 
 /// The daemon's real sensor: every ``open()`` discovers the IIO devices anew (so a sensor that
 /// was unplugged and plugged back, or whose udev properties changed, is picked up), chooses the
 /// display accelerometer, resolves its mount matrix (config, then udev, then sysfs, then
 /// identity; an invalid one is logged with its source and skipped), and starts a reader.
+///
+/// A buffered device that delivers nothing (no usable trigger, `EBUSY`, a trigger that needs a
+/// suspend/resume cycle: all three are reported against iio-sensor-proxy) fails with a stall;
+/// the next open then reads it polled, through its raw attributes, logged once, and the open
+/// after that tries buffered again (issue 10, item 6).
 public final class DiscoveringIIOSource: SensorSource {
     public let settings: IIOSettings
     private let logger: Logger
     public var name: String { "iio" }
+    /// Devices whose buffer delivered nothing on the last open: read polled on the next one.
+    private let pollNext = Mutex<Set<String>>([])
 
     public init(settings: IIOSettings, logger: Logger) {
         self.settings = settings
@@ -25,7 +33,8 @@ public final class DiscoveringIIOSource: SensorSource {
         if let configured = settings.mountMatrix { candidates.append(.init(source: configured.source, text: configured.text)) }
         candidates += accel.mountMatrixCandidates.map { .init(source: $0.source, text: $0.text) }
         let matrix = MountMatrix.select(from: candidates)
-        let buffered = settings.mode == .buffered || (settings.mode == .auto && accel.hasBuffer)
+        let fallback = settings.mode != .buffered && accel.hasBuffer && pollNext.withLock { $0.contains(accel.id) }
+        let buffered = !fallback && (settings.mode == .buffered || (settings.mode == .auto && accel.hasBuffer))
         let plan = IIOReadPlan(device: accel.id, mode: buffered ? .buffered(batch: settings.batch) : .polled(rate: settings.pollRate),
                                samplingFrequency: buffered ? settings.samplingFrequency : nil, mountMatrix: matrix.matrix,
                                readsGyroscope: accel.channels.contains("anglvel_x"), stallTimeout: settings.stallTimeout)
@@ -58,10 +67,42 @@ public final class DiscoveringIIOSource: SensorSource {
         if let gyroPlan, let gyro = choice.gyroscope {
             logger.info("merging gyroscope", metadata: ["gyroscope": "\(gyroPlan.device)", "name": "\(gyro.name)"])
         }
+        if case .polled = plan.mode, accel.hasBuffer, pollNext.withLock({ $0.remove(accel.id) }) != nil {
+            logger.warning("the buffer delivered nothing; reading polled this time, buffered again on the next open",
+                           metadata: ["device": "\(accel.id)", "poll-rate": "\(settings.pollRate)"])
+        }
         logger.info("opening sensor", metadata: [
             "device": "\(accel.id)", "name": "\(accel.name)", "mode": "\(plan.mode)",
             "mount-matrix": "\(matrix.matrix)", "mount-matrix-source": "\(matrix.source)",
         ])
-        return try await IIOSensorSource(plan: plan, gyroscope: gyroPlan, name: "\(accel.id) (\(accel.name))").open()
+        let stream = try await IIOSensorSource(plan: plan, gyroscope: gyroPlan, name: "\(accel.id) (\(accel.name))").open()
+        guard case .buffered = plan.mode, settings.mode == .auto else { return stream }
+        let id = accel.id
+        return DeliveryWatch(stream) { [self] in pollNext.withLock { _ = $0.insert(id) } }
+    }
+
+    /// Notes a buffered stream that failed before delivering its first sample.
+    final class DeliveryWatch: SampleStream {
+        private let inner: any SampleStream
+        private let onSilentFailure: @Sendable () -> Void
+        private var delivered = false
+
+        init(_ inner: any SampleStream, onSilentFailure: @escaping @Sendable () -> Void) {
+            self.inner = inner
+            self.onSilentFailure = onSilentFailure
+        }
+
+        func next() async throws -> Sample? {
+            do {
+                let sample = try await inner.next()
+                delivered = delivered || sample != nil
+                return sample
+            } catch {
+                if !delivered, !(error is CancellationError) { onSilentFailure() }
+                throw error
+            }
+        }
+
+        func close() { inner.close() }
     }
 }

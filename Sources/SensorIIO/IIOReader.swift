@@ -112,11 +112,14 @@ private struct ReaderBody: Sendable {
             }
             let now = Self.monotonic()
             if ok {
-                lastGood = now
+                // A reading of exactly zero on every axis is no reading (a buffered device read
+                // through attributes it never updates): it counts toward the stall.
+                if accel.contains(where: { raw[$0]! != 0 }) { lastGood = now }
                 let a = vector(accel) { raw[$0]! }
                 let w: Vector3? = gyro.isEmpty ? nil : vector(gyro) { raw[$0]! }
                 deliver(time: now, a, w)
-            } else if now - lastGood > plan.stallTimeout {
+            }
+            if now - lastGood > plan.stallTimeout {
                 throw IIOError("\(plan.device) stalled: no reading for \(plan.stallTimeout) s")
             }
             next += period

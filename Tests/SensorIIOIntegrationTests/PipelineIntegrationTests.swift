@@ -188,3 +188,33 @@ extension SensorIIOIntegrationTests {
         await running.value
     }
 }
+
+/// A buffered accelerometer whose buffer never delivers (issue 10, item 6).
+extension SensorIIOIntegrationTests {
+    @Test func aBufferThatNeverDeliversFallsBackToPolledAndRetriesBufferedNextTime() async throws {
+        let testbed = Testbed()
+        var device = FakeIIODevice(index: 0, name: "accel_3d", format: "le:s16/32>>0", scale: "0.0980665")
+        device.raw = (-100, 0, 0)  // landscape-left, in the raw attributes polling reads
+        try testbed.add(device.description)
+        let log = EventLog()
+        var settings = IIOSettings()
+        settings.stallTimeout = 0.5
+        let pipeline = try Self.pipeline(log, settings: settings)
+        let running = Task { await pipeline.run() }
+        pipeline.setClaimed(true)
+        // Nothing is fed to /dev/iio:device0: the buffered read stalls, then the polled one works.
+        #expect(await log.wait { if case .sensorFailed(let reason) = $0 { reason.contains("stalled") } else { false } })
+        #expect(await log.wait { if case .orientation(let e) = $0 { e.orientation == .landscapeLeft } else { false } })
+        #expect(testbed.attribute(device.syspath, "buffer/enable")?.hasPrefix("0") == true, "polled: the buffer is off")
+        // The next open (a new claim) tries the buffer again.
+        pipeline.setClaimed(false)
+        #expect(await log.wait { $0 == .sensorActive(false) })
+        let before = log.all.filter { $0 == .sensorActive(true) }.count
+        pipeline.setClaimed(true)
+        #expect(await log.wait { _ in log.all.filter { $0 == .sensorActive(true) }.count > before })
+        Self.feed(testbed, device, raw: [0, -100, 0], seconds: 0.5)  // the buffer works this time: portrait
+        #expect(await log.wait { if case .orientation(let e) = $0 { e.orientation == .portrait } else { false } })
+        pipeline.finish()
+        await running.value
+    }
+}
