@@ -1,3 +1,4 @@
+import Glibc
 import NIOCore
 import NIOPosix
 import Synchronization
@@ -145,9 +146,26 @@ public final class OrientationConnection: Sendable {
         for continuation in waiting { continuation.resume(throwing: OrientationClientError.connectionClosed) }
     }
 
+    /// What a person needs to read when connecting failed: the cause in words and what to do,
+    /// not NIO's `connect(descriptor:addr:size:)` text.
     static func describe(_ error: Error) -> String {
-        if let io = error as? IOError { return io.description }
-        return "\(error)"
+        guard let io = error as? IOError else { return "\(error)" }
+        switch io.errnoCode {
+        case ENOENT:
+            return "no socket there, so orientationd is not running (start it: systemctl start orientationd.socket, or orientationd --socket PATH)"
+        case ECONNREFUSED:
+            return "nothing is listening (orientationd stopped without removing its socket, or is still starting)"
+        case EACCES, EPERM:
+            return "permission denied (the socket's socket-mode and socket-group in orientationd.conf decide who may connect)"
+        case ENOTSOCK:
+            return "that path is not a socket"
+        case ENAMETOOLONG:
+            return "the path is too long for a Unix socket (at most 107 bytes)"
+        case EAGAIN:
+            return "orientationd is not accepting connections right now (its backlog is full); try again"
+        default:
+            return "\(String(cString: strerror(io.errnoCode))) (errno \(io.errnoCode))"
+        }
     }
 
     /// Late binding of the connection for the reader task (it starts before the object exists).

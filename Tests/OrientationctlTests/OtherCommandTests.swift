@@ -51,6 +51,19 @@ import Testing
         #expect(result.stderr.contains("give --time-column or --rate, not both"), "\(result.stderr)")
     }
 
+    /// With no daemon, the error says what is wrong and what to do, not NIO's system-call text.
+    @Test func clientErrorsSayWhatAPersonNeeds() throws {
+        let missing = try CommandRunner.run(["get", "--socket", "/nonexistent-dir/orientationd.sock"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("cannot connect to /nonexistent-dir/orientationd.sock: no socket there, so orientationd is not running"),
+                "\(missing.stderr)")
+        #expect(!missing.stderr.contains("descriptor"))
+        let notListening = try CommandRunner.temporaryFile("stale.sock", contents: "")
+        let refused = try CommandRunner.run(["get", "--socket", notListening])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("nothing is listening"), "\(refused.stderr)")
+    }
+
     @Test func parametersListsEveryParameterWithItsDefault() throws {
         let result = try CommandRunner.run(["parameters"])
         #expect(result.status == 0)
