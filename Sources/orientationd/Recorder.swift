@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 import Logging
 import SensorIIO
 import SensorLog
@@ -31,8 +32,8 @@ enum Recorder {
         defer { stream.close() }
         var first: Double? = nil
         var count = 0
-        signal(SIGINT) { _ in Recorder.interrupted.store(true) }
-        while !interrupted.load(), let sample = try await stream.next() {
+        signal(SIGINT) { _ in recorderInterrupted.store(true, ordering: .relaxed) }
+        while !recorderInterrupted.load(ordering: .relaxed), let sample = try await stream.next() {
             if first == nil { first = sample.time }
             try writer.write(sample)
             count += 1
@@ -41,13 +42,8 @@ enum Recorder {
         try writer.finish()
         logger.notice("recorded", metadata: ["samples": "\(count)", "file": "\(path)"])
     }
-
-    static let interrupted = Flag()
-
-    final class Flag: @unchecked Sendable {
-        // A plain word written by a signal handler and read by the loop.
-        private nonisolated(unsafe) var value: Int32 = 0
-        func store(_ flag: Bool) { value = flag ? 1 : 0 }
-        func load() -> Bool { value != 0 }
-    }
 }
+
+/// Set by the SIGINT handler, read by the recording loop: an atomic word, the one thing a signal
+/// handler may safely touch.
+let recorderInterrupted = Atomic<Bool>(false)
