@@ -29,7 +29,7 @@ struct PipelineService: Service {
         } onGracefulShutdown: {
             pipeline.finish()
         }
-        monitor?.stop()
+        await monitor?.stop()
     }
 }
 

@@ -103,6 +103,6 @@ public final class DiscoveringIIOSource: SensorSource {
             }
         }
 
-        func close() { inner.close() }
+        func close() async { await inner.close() }
     }
 }

@@ -6,7 +6,8 @@ import OrientationCore
 ///
 /// Contract: the libiio context, device, channels and buffer are created, used and destroyed
 /// inside ``run()`` on the reader's own thread; nothing but `Sample` values and errors leave it.
-/// ``stop()`` asks the thread to finish and waits for it, so when it returns the buffer is
+/// ``stop()`` asks the thread to finish, wakes it (a refill is cancelled, a poll interval cut
+/// short) and awaits its end without blocking a thread, so when it returns the buffer is
 /// disabled (`buffer/enable` back to 0) and the device closed. Values are
 /// `(raw + offset) × scale` (per-axis scale where the driver has it), converted from the scan
 /// format by libiio's own `iio_channel_convert` (sign, shift, endianness), then `M · value`.
@@ -26,9 +27,14 @@ final class IIOReader: Sendable {
         try thread.start()
     }
 
-    /// Stops and joins the thread (the sensor is closed when this returns).
-    func stop() {
-        thread.stop()
+    /// Stops the thread and awaits its end (the sensor is closed when this returns).
+    func stop() async {
+        await thread.stop()
+    }
+
+    /// Asks the thread to stop without waiting (for `deinit`).
+    func requestStop() {
+        thread.requestStop()
     }
 }
 
@@ -124,7 +130,7 @@ private struct ReaderBody: Sendable {
             }
             next += period
             if next < now { next = now }
-            Self.sleep(until: next)
+            owner.sleep(until: next)
         }
     }
 
@@ -146,7 +152,15 @@ private struct ReaderBody: Sendable {
         guard let buffer = iio_device_create_buffer(device, max(batch, 1), false) else {
             throw IIOError("cannot open the buffer of \(plan.device): \(String(cString: strerror(errno)))")
         }
-        defer { iio_buffer_destroy(buffer) }  // disables the buffer: buffer/enable returns to 0
+        // A stop cancels a refill in progress (iio_buffer_cancel is thread-safe by libiio's
+        // contract); the hook goes before the buffer does.
+        let handle = BufferHandle(buffer)
+        owner.setCancelHook { iio_buffer_cancel(handle.buffer) }
+        defer {
+            owner.setCancelHook(nil)
+            iio_buffer_destroy(buffer)  // disables the buffer: buffer/enable returns to 0
+        }
+        if owner.isStopping { return }  // stopped before the hook was in place
         // Without a timestamp channel, stamp from arrivals, starting from the rate the driver
         // reports after the write (it may round or ignore the request), and following the rate
         // it really delivers (issue 10: stamps from the requested rate went backwards).
@@ -163,6 +177,7 @@ private struct ReaderBody: Sendable {
         while !owner.isStopping {
             let bytes = iio_buffer_refill(buffer)
             let now = Self.monotonic()
+            if owner.isStopping { return }  // a cancelled refill
             if bytes < 0 {
                 if -bytes == Int(ETIMEDOUT) || -bytes == Int(EAGAIN) {
                     if now - lastGood > plan.stallTimeout {
@@ -258,9 +273,13 @@ private struct ReaderBody: Sendable {
         return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
     }
 
-    private static func sleep(until time: Double) {
-        var ts = timespec(tv_sec: Int(time), tv_nsec: Int((time - Double(Int(time))) * 1e9))
-        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
-    }
+}
+
+/// A libiio buffer handed to ``OwnerThread/setCancelHook(_:)``: the only call made through it
+/// from another thread is `iio_buffer_cancel`, which libiio documents as thread-safe, and the
+/// owner removes the hook (under the owner's lock) before it destroys the buffer.
+private struct BufferHandle: @unchecked Sendable {
+    let buffer: OpaquePointer
+    init(_ buffer: OpaquePointer) { self.buffer = buffer }
 }
 

@@ -30,7 +30,10 @@ public final class IIOSensorSource: SensorSource {
             gyroPlan.family = .gyroscope
             let (rates, rateContinuation) = AsyncThrowingStream.makeStream(of: Sample.self, bufferingPolicy: .bufferingNewest(64))
             let second = IIOReader(plan: gyroPlan, continuation: rateContinuation)
-            do { try second.start() } catch { reader.stop(); throw error }
+            do { try second.start() } catch {
+                await reader.stop()
+                throw error
+            }
             gyroReader = second
             merger = Task {
                 do { for try await rate in rates { latest.set(rate) } } catch {}
@@ -72,14 +75,20 @@ public final class IIOSensorSource: SensorSource {
             return sample
         }
 
-        func close() {
+        func close() async {
             guard !closed else { return }
             closed = true
-            reader.stop()
-            gyroReader?.stop()
             merger?.cancel()
+            await reader.stop()
+            await gyroReader?.stop()
         }
 
-        deinit { close() }
+        /// Not closed by its owner: ask the threads to stop, without waiting.
+        deinit {
+            guard !closed else { return }
+            merger?.cancel()
+            reader.requestStop()
+            gyroReader?.requestStop()
+        }
     }
 }

@@ -21,8 +21,10 @@ public final class UdevMonitor: Sendable {
         try thread.start()
     }
 
-    public func stop() {
-        thread.stop()
+    /// Stops watching and awaits the thread's end; the thread wakes at once (a pipe beside
+    /// the udev socket), nothing blocks.
+    public func stop() async {
+        await thread.stop()
     }
 
     private static func run(_ owner: OwnerThread, _ onEvent: @Sendable (Event) -> Void) {
@@ -32,9 +34,10 @@ public final class UdevMonitor: Sendable {
         defer { udev_monitor_unref(monitor) }
         udev_monitor_filter_add_match_subsystem_devtype(monitor, "iio", nil)
         guard udev_monitor_enable_receiving(monitor) >= 0 else { return }
-        var poller = pollfd(fd: udev_monitor_get_fd(monitor), events: Int16(POLLIN), revents: 0)
+        var pollers = [pollfd(fd: udev_monitor_get_fd(monitor), events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: owner.wakeFD, events: Int16(POLLIN), revents: 0)]
         while !owner.isStopping {
-            guard poll(&poller, 1, 200) > 0 else { continue }
+            guard poll(&pollers, 2, -1) > 0, pollers[0].revents != 0 else { continue }
             while let device = udev_monitor_receive_device(monitor) {
                 let action = udev_device_get_action(device).map { String(cString: $0) } ?? ""
                 let name = udev_device_get_sysname(device).map { String(cString: $0) } ?? ""

@@ -112,6 +112,6 @@ public final class ReplaySource: SensorSource {
             return source.take()
         }
 
-        func close() { closed = true }
+        func close() async { closed = true }
     }
 }

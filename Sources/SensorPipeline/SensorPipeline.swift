@@ -141,7 +141,7 @@ public final class SensorPipeline: Sendable {
             }
             // Close before anything else, in particular before backing off: a failed or stalled
             // sensor must not stay open (its buffer enabled) while we wait to retry.
-            stream.close()
+            await stream.close()
             sink(.sensorActive(false))
             logger.info("sensor closed", metadata: ["sensor": "\(source.name)"])
             if Task.isCancelled || failure is CancellationError { return }

@@ -21,6 +21,7 @@ public protocol SampleStream: AnyObject {
     /// ended, throws when the sensor failed. Honours task cancellation by returning `nil` or
     /// throwing `CancellationError`.
     func next() async throws -> Sample?
-    /// Releases the sensor. Idempotent.
-    func close()
+    /// Releases the sensor and returns once it is released (a buffer disabled, a file closed),
+    /// without blocking a thread of the cooperative pool. Idempotent.
+    func close() async
 }

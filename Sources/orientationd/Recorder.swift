@@ -29,16 +29,21 @@ enum Recorder {
         metadata.append(key: "source", value: "orientationd --record")
         var writer = try SensorLogWriter(path: path, metadata: metadata, includesGyroscope: plan.readsGyroscope || gyroPlan != nil)
         let stream = try await source.open()
-        defer { stream.close() }
         var first: Double? = nil
         var count = 0
         signal(SIGINT) { _ in recorderInterrupted.store(true, ordering: .relaxed) }
-        while !recorderInterrupted.load(ordering: .relaxed), let sample = try await stream.next() {
-            if first == nil { first = sample.time }
-            try writer.write(sample)
-            count += 1
-            if let duration, let first, sample.time - first >= duration { break }
+        do {
+            while !recorderInterrupted.load(ordering: .relaxed), let sample = try await stream.next() {
+                if first == nil { first = sample.time }
+                try writer.write(sample)
+                count += 1
+                if let duration, let first, sample.time - first >= duration { break }
+            }
+        } catch {
+            await stream.close()
+            throw error
         }
+        await stream.close()
         try writer.finish()
         logger.notice("recorded", metadata: ["samples": "\(count)", "file": "\(path)"])
     }

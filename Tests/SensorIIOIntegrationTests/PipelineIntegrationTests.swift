@@ -75,7 +75,6 @@ extension SensorIIOIntegrationTests {
             if ["add", "remove", "change"].contains(event.action) { pipeline.restart() }
         }
         try monitor.start()
-        defer { monitor.stop() }
         let running = Task { await pipeline.run() }
         pipeline.setClaimed(true)
         #expect(await log.wait { $0 == .sensorActive(true) })
@@ -101,6 +100,7 @@ extension SensorIIOIntegrationTests {
         #expect(await log.wait { if case .orientation(let e) = $0 { e.orientation == .portraitUpsideDown } else { false } })
         pipeline.finish()
         await running.value
+        await monitor.stop()
     }
 
     @Test func aChangeEventReReadsTheMountMatrix() async throws {
@@ -112,7 +112,6 @@ extension SensorIIOIntegrationTests {
         let pipeline = try Self.pipeline(log)
         let monitor = UdevMonitor { event in if event.action == "change" { pipeline.restart() } }
         try monitor.start()
-        defer { monitor.stop() }
         let running = Task { await pipeline.run() }
         pipeline.setClaimed(true)
         #expect(await log.wait { $0 == .sensorActive(true) })
@@ -128,6 +127,7 @@ extension SensorIIOIntegrationTests {
         #expect(await log.wait { if case .orientation(let e) = $0 { e.orientation == .landscapeLeft } else { false } })
         pipeline.finish()
         await running.value
+        await monitor.stop()
     }
 }
 

@@ -83,7 +83,7 @@ struct SensorIIOIntegrationTests {
             if let sample = try await stream.next(), abs(sample.acceleration.x - 4096 * 0.002394) < 1e-9 { seen = true; break }
         }
         #expect(seen)
-        stream.close()
+        await stream.close()
     }
 
     // MARK: Buffered
@@ -126,7 +126,7 @@ struct SensorIIOIntegrationTests {
         clock_gettime(CLOCK_MONOTONIC, &now)
         #expect(abs(sample.time - (Double(now.tv_sec) + Double(now.tv_nsec) * 1e-9)) < 1, "\(sample.time)")
         #expect(testbed.attribute(device.syspath, "buffer/enable")?.hasPrefix("1") == true, "enabled while open")
-        stream.close()
+        await stream.close()
         #expect(testbed.attribute(device.syspath, "buffer/enable")?.hasPrefix("0") == true, "disabled after close")
     }
 
@@ -142,7 +142,7 @@ struct SensorIIOIntegrationTests {
         #expect(abs(sample.acceleration.y - (-16384 * 0.000598)) < 1e-9)
         let rate = try #require(sample.angularRate)
         #expect(abs(rate.x - 1000 * 0.001065) < 1e-9 && abs(rate.y - (-2000 * 0.001065)) < 1e-9)
-        stream.close()
+        await stream.close()
     }
 
     @Test func aMountMatrixIsAppliedAsMatrixTimesVector() async throws {
@@ -155,7 +155,7 @@ struct SensorIIOIntegrationTests {
         writeAll(testbed.deviceFD(device.node), device.scan([1, 2, 3], timestampNanoseconds: 1))
         let sample = try #require(try await stream.next())
         #expect(sample.acceleration == Vector3(2, -1, 3))
-        stream.close()
+        await stream.close()
     }
 
     @Test func aSilentSensorIsReportedAsStalled() async throws {
@@ -169,7 +169,7 @@ struct SensorIIOIntegrationTests {
         } throws: { error in
             "\(error)".contains("stalled")
         }
-        stream.close()
+        await stream.close()
         #expect(testbed.attribute(device.syspath, "buffer/enable")?.hasPrefix("0") == true)
     }
 }
@@ -192,7 +192,7 @@ extension SensorIIOIntegrationTests {
         _ = try await stream.next()
         #expect(testbed.attribute(device.syspath, "trigger/current_trigger")?.hasPrefix("accel_3d-dev0") == true,
                 "current_trigger: \(testbed.attribute(device.syspath, "trigger/current_trigger") ?? "nil")")
-        stream.close()
+        await stream.close()
     }
 
     @Test func aSeparateGyroscopeIsMergedByTimestamp() async throws {
@@ -216,7 +216,7 @@ extension SensorIIOIntegrationTests {
         #expect(abs(sample.acceleration.y - (-1024 * 0.009582)) < 1e-9)
         let rate = try #require(sample.angularRate)
         #expect(abs(rate.x - 500 * 0.001065) < 1e-9 && abs(rate.z - (-500 * 0.001065)) < 1e-9)
-        stream.close()
+        await stream.close()
         #expect(testbed.attribute(gyro.syspath, "buffer/enable")?.hasPrefix("0") == true)
     }
 }
@@ -232,6 +232,6 @@ extension SensorIIOIntegrationTests {
         let sample = try #require(try await stream.next())
         #expect(abs(sample.acceleration.x - 1) < 1e-12 && abs(sample.acceleration.y - 2) < 1e-12 && abs(sample.acceleration.z - 4) < 1e-12,
                 "\(sample.acceleration)")
-        stream.close()
+        await stream.close()
     }
 }

@@ -29,7 +29,7 @@ extension SensorIIOIntegrationTests {
         var samples: [Sample] = []
         // Batch 25 at 100 Hz takes 250 ms per refill: it stalled on libiio's 250 ms timeout.
         while samples.count < 150 / batch * batch, let sample = try await stream.next() { samples.append(sample) }
-        stream.close()
+        await stream.close()
         await feeder.value
         #expect(zip(samples, samples.dropFirst()).allSatisfy { $0.time < $1.time }, "strictly increasing stamps")
         let spacing = (samples.last!.time - samples.first!.time) / Double(samples.count - 1)
@@ -63,7 +63,7 @@ extension SensorIIOIntegrationTests {
         }
         var samples: [Sample] = []
         while samples.count < 140, let sample = try await stream.next() { samples.append(sample) }
-        stream.close()
+        await stream.close()
         await feeder.value
         // Checked once samples came: the reader thread writes it after open() returns.
         #expect(testbed.attribute(device.syspath, "current_timestamp_clock")?.hasPrefix("monotonic") == true,
