@@ -2,7 +2,7 @@
 SWIFT ?= swift
 LOG ?= data/xio-fusion/handheld.log
 
-.PHONY: all setup build demo replay test test-repeat bench bench-iio clean
+.PHONY: all setup build demo replay test test-repeat bench bench-iio bench-idle clean
 
 all: build
 
@@ -47,6 +47,12 @@ bench: setup
 bench-iio: setup
 	$(SWIFT) build -c release --product orientationd
 	Benchmarks/iio-wakeups.py .build/release/orientationd
+
+## An idle daemon (a umockdev sensor present, nobody subscribed) over 20 s: wake-ups, CPU,
+## resident memory, threads.
+bench-idle: setup
+	$(SWIFT) build -c release --product orientationd
+	Benchmarks/iio-wakeups.py --idle .build/release/orientationd
 
 clean:
 	$(SWIFT) package clean

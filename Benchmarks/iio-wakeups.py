@@ -6,10 +6,14 @@ The sensor is a umockdev fixture (accel_3d, le:s16/32>>0 plus a timestamp) whose
 /dev/iio:device0 is a PTY fed by a umockdev script at 100 samples/s. Counts come from
 /proc: context switches summed over every thread of the daemon, and utime+stime.
 Usage: Benchmarks/iio-wakeups.py [path/to/orientationd]   (make bench-iio)
+       Benchmarks/iio-wakeups.py --idle [path/to/orientationd]   (make bench-idle: the sensor
+       present, nobody subscribed, 20 s: wake-ups, threads and resident memory)
 """
 import os, socket, struct, subprocess, sys, tempfile, time
 
-daemon = sys.argv[1] if len(sys.argv) > 1 else ".build/release/orientationd"
+args = [a for a in sys.argv[1:] if a != "--idle"]
+idle = "--idle" in sys.argv[1:]
+daemon = args[0] if args else ".build/release/orientationd"
 RATE, SECONDS, WARMUP = 100, 10, 2
 
 DESCRIPTION = "\n".join([
@@ -68,6 +72,41 @@ def measure(batch, tmp):
         return (s1 - s0) / (t1 - t0), (c1 - c0) / (t1 - t0) * 1000
     finally:
         os.killpg(runner.pid, 15); runner.wait()
+
+def resident_and_threads(pid):
+    with open(f"/proc/{pid}/status") as f:
+        rss = next(int(line.split()[1]) for line in f if line.startswith("VmRSS"))
+    return rss / 1024, len(os.listdir(f"/proc/{pid}/task"))
+
+def measure_idle(tmp, seconds=20):
+    """The daemon with a sensor present and nobody subscribed: it should sleep."""
+    with open(f"{tmp}/accel.umockdev", "w") as f: f.write(DESCRIPTION)
+    sock = f"{tmp}/idle.sock"
+    runner = subprocess.Popen(["umockdev-run", "-d", f"{tmp}/accel.umockdev",
+                               "--", daemon, "--socket", sock, "--log-level", "warning"],
+                              env={"PATH": "/usr/bin:/bin"}, start_new_session=True)
+    try:
+        for _ in range(500):
+            if os.path.exists(sock): break
+            time.sleep(0.01)
+        time.sleep(WARMUP)
+        pid = int(open(f"/proc/{runner.pid}/task/{runner.pid}/children").read().split()[0])
+        s0, c0 = counters(pid)
+        time.sleep(seconds)
+        s1, c1 = counters(pid)
+        rss, threads = resident_and_threads(pid)
+        return s1 - s0, (c1 - c0) * 1000, rss, threads
+    finally:
+        os.killpg(runner.pid, 15); runner.wait()
+
+if idle:
+    with tempfile.TemporaryDirectory() as tmp:
+        wakeups, cpu, rss, threads = measure_idle(tmp)
+        print(f"orientationd ({daemon}), a umockdev accelerometer present, no subscriber, 20 s measured")
+        print("| wake-ups in 20 s (context switches, all threads) | CPU ms in 20 s | resident memory | threads |")
+        print("|---:|---:|---:|---:|")
+        print(f"| {wakeups} | {cpu:.0f} | {rss:.1f} MiB | {threads} |")
+    sys.exit(0)
 
 with tempfile.TemporaryDirectory() as tmp:
     print(f"orientationd ({daemon}), one subscriber, accelerometer at {RATE} Hz, {SECONDS} s measured")
