@@ -59,7 +59,7 @@ let package = Package(
         .target(name: "MotionSynthesis", dependencies: ["OrientationCore"], swiftSettings: strictSettings),
         // Scoring the detector against a recording's own ground truth (`orientationctl evaluate`)
         // and the SVG timeline that shows why it decided (`orientationctl plot`).
-        .target(name: "DetectorEvaluation", dependencies: ["OrientationCore"], swiftSettings: strictSettings),
+        .target(name: "DetectorEvaluation", dependencies: ["OrientationCore", "SensorLog"], swiftSettings: strictSettings),
 
         // MARK: Sources, server, client.
         // Sensor sources (replay now; IIO in SensorIIO) and the claim-driven pipeline into the

@@ -28,19 +28,9 @@ func cpuTime() -> Double {
     return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
 }
 
+/// The project's one fixed-point formatter (SensorLog's).
 func fixed(_ v: Double, _ decimals: Int) -> String {
-    if decimals == 0 { return String(Int(v.rounded())) }
-    var scale = 1.0
-    for _ in 0..<decimals { scale *= 10 }
-    let r = (v * scale).rounded() / scale
-    var s = "\(r)"
-    if let dot = s.firstIndex(of: ".") {
-        let have = s.distance(from: dot, to: s.endIndex) - 1
-        if have < decimals { s += String(repeating: "0", count: decimals - have) }
-    } else if decimals > 0 {
-        s += "." + String(repeating: "0", count: decimals)
-    }
-    return s
+    FixedPointFormatter.string(v, decimals: decimals)
 }
 
 var report: [String] = []

@@ -1,3 +1,5 @@
+import SensorLog
+
 /// Builds an SVG document as text: elements with escaped attributes and text, numbers with
 /// fixed decimals, so the same drawing always gives byte-identical output.
 struct SVGWriter {
@@ -66,19 +68,9 @@ struct SVGWriter {
         fixed(value, decimals: 1)
     }
 
-    /// Fixed decimals without Foundation; non-finite values print as 0.
+    /// Fixed decimals (the project's one exact formatter); non-finite values print as 0, which
+    /// SVG accepts where `nan` would break the document.
     static func fixed(_ value: Double, decimals: Int) -> String {
-        guard value.isFinite else { return "0" }
-        var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
-        let scaled = (abs(value) * scale).rounded()
-        guard scaled < 9e15 else { return value < 0 ? "-9e15" : "9e15" }
-        let integer = Int64(scaled)
-        let divisor = Int64(scale)
-        let sign = value < 0 && integer != 0 ? "-" : ""
-        guard decimals > 0 else { return "\(sign)\(integer)" }
-        var fraction = String(integer % divisor)
-        if fraction.count < decimals { fraction = String(repeating: "0", count: decimals - fraction.count) + fraction }
-        return "\(sign)\(integer / divisor).\(fraction)"
+        value.isFinite ? FixedPointFormatter.string(value, decimals: decimals) : "0"
     }
 }

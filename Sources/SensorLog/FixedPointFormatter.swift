@@ -5,7 +5,7 @@
 /// fall back to Swift's shortest round-trip form (e.g. `1e+19`), which the reader also accepts.
 /// A result that rounds to zero is printed without a minus sign; non-finite values print as
 /// `nan`, `inf` and `-inf`.
-enum FixedPointFormatter {
+package enum FixedPointFormatter {
     static func powerOfTen(_ n: Int) -> UInt64 {
         var result: UInt64 = 1
         for _ in 0..<n { result *= 10 }
@@ -56,8 +56,9 @@ enum FixedPointFormatter {
         }
     }
 
-    /// The formatted text, for tests and messages.
-    static func string(_ value: Double, decimals: Int) -> String {
+    /// The formatted text, for tests, messages and the tools (`package`: the one fixed-point
+    /// formatter of the project).
+    package static func string(_ value: Double, decimals: Int) -> String {
         var out: [UInt8] = []
         append(value, decimals: decimals, to: &out)
         return String(decoding: out, as: UTF8.self)

@@ -1,4 +1,5 @@
 import OrientationCore
+import SensorLog
 
 /// How events are printed: `time orientation` for people, one JSON object per line for programs.
 enum EventFormat {
@@ -17,17 +18,8 @@ enum EventFormat {
         fixed(value, decimals: 6)
     }
 
+    /// The project's one exact fixed-point formatter (SensorLog's), `nan`/`inf` as such.
     static func fixed(_ value: Double, decimals: Int) -> String {
-        guard value.isFinite else { return value.isNaN ? "nan" : (value < 0 ? "-inf" : "inf") }
-        var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
-        let scaled = (abs(value) * scale).rounded()
-        guard scaled < 9e18 else { return "\(value)" }
-        let integer = UInt64(scaled)
-        let divisor = UInt64(scale)
-        var fraction = String(integer % divisor)
-        if fraction.count < decimals { fraction = String(repeating: "0", count: decimals - fraction.count) + fraction }
-        let sign = value < 0 && integer != 0 ? "-" : ""
-        return decimals == 0 ? "\(sign)\(integer)" : "\(sign)\(integer / divisor).\(fraction)"
+        FixedPointFormatter.string(value, decimals: decimals)
     }
 }
