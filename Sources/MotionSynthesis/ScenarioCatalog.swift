@@ -356,50 +356,32 @@ public enum ScenarioCatalog {
     /// Short but real holds: each is reported, with or without a gyroscope, even with a real
     /// phone's gyroscope (bias, noise, readings a little late against the accelerometer).
     public static var briefHolds: [Scenario] {
-        func phoneGyroscope(_ script: inout MotionScript) {
+        /// Held at `from`, turned to `to` in `turn` s, held there `hold` s, turned back.
+        func briefHold(_ name: String, from: Pose, to: Pose, turn: Double, hold: Double, seed: UInt64) -> Scenario {
+            var script = MotionScript(start: from)
+            // A phone's gyroscope, and a hand that is not still.
             script.gyroscopeBias = Vector3(0.03, -0.02, 0.015)
             script.gyroscopeNoise = 0.02
             script.gyroscopeDelay = 0.02
             script.tremor = 0.4
             script.handSway = 3
+            script.hold(3)
+            let thereRest = script.move(to: to, duration: turn)
+            script.hold(hold)
+            let backStart = script.duration
+            let backRest = script.move(to: from, duration: turn)
+            script.hold(3)
+            return Scenario("brief hold: \(name)", .briefHold, script: script, expected: [
+                .init(from.nominalOrientation), .init(to.nominalOrientation, restTime: thereRest, moveStart: 3),
+                .init(from.nominalOrientation, restTime: backRest, moveStart: backStart),
+            ], seed: seed)
         }
-        var flatInHand = MotionScript(start: .portrait(tilt: 30))
-        phoneGyroscope(&flatInHand)
-        flatInHand.hold(3)
-        let downRest = flatInHand.move(to: Pose(angle: 5, tilt: 86), duration: 0.5)
-        flatInHand.hold(0.75)
-        let upStart = flatInHand.duration
-        let upRest = flatInHand.move(to: .portrait(tilt: 30), duration: 0.5)
-        flatInHand.hold(3)
-
-        var upsideDown = MotionScript(start: .portrait(tilt: 25))
-        phoneGyroscope(&upsideDown)
-        upsideDown.hold(3)
-        let flipRest = upsideDown.move(to: .upsideDown(tilt: 25), duration: 0.6)
-        upsideDown.hold(0.8)
-        let backStart = upsideDown.duration
-        let backRest = upsideDown.move(to: .portrait(tilt: 25), duration: 0.6)
-        upsideDown.hold(3)
-
-        var glance = MotionScript(start: .landscapeLeft(tilt: 30))
-        phoneGyroscope(&glance)
-        glance.hold(3)
-        let glanceRest = glance.move(to: .portrait(tilt: 30), duration: 0.45)
-        glance.hold(0.7)
-        let returnStart = glance.duration
-        let returnRest = glance.move(to: .landscapeLeft(tilt: 30), duration: 0.45)
-        glance.hold(3)
-
         return [
-            Scenario("brief hold: face-up in the hand for 0.75 s between two portrait holds", .briefHold, script: flatInHand,
-                     expected: [.init(.portrait), .init(.faceUp, restTime: downRest, moveStart: 3),
-                                .init(.portrait, restTime: upRest, moveStart: upStart)], seed: 620),
-            Scenario("brief hold: upside down for 0.8 s", .briefHold, script: upsideDown,
-                     expected: [.init(.portrait), .init(.portraitUpsideDown, restTime: flipRest, moveStart: 3),
-                                .init(.portrait, restTime: backRest, moveStart: backStart)], seed: 621),
-            Scenario("brief hold: a 0.7 s glance in portrait from landscape", .briefHold, script: glance,
-                     expected: [.init(.landscapeLeft), .init(.portrait, restTime: glanceRest, moveStart: 3),
-                                .init(.landscapeLeft, restTime: returnRest, moveStart: returnStart)], seed: 622),
+            briefHold("face-up in the hand for 0.75 s between two portrait holds", from: .portrait(tilt: 30),
+                      to: Pose(angle: 5, tilt: 86), turn: 0.5, hold: 0.75, seed: 620),
+            briefHold("upside down for 0.8 s", from: .portrait(tilt: 25), to: .upsideDown(tilt: 25), turn: 0.6, hold: 0.8, seed: 621),
+            briefHold("a 0.7 s glance in portrait from landscape", from: .landscapeLeft(tilt: 30), to: .portrait(tilt: 30),
+                      turn: 0.45, hold: 0.7, seed: 622),
         ]
     }
 
