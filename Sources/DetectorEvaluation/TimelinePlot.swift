@@ -7,9 +7,10 @@ import OrientationCore
 /// decided on (with the face and in-plane limits of the truth rules as guides); the fast
 /// magnitude with the acceleration gate's band and the moments it was open; the motion state and
 /// steadiness; the candidate and the pending candidate; the published orientation as a coloured
-/// band with every event (spurious ones red, matched ones with their latency on hover); and the
-/// truth runs of ``GroundTruth`` beneath, missed ones outlined red. The title carries the
-/// ``EvaluationScore``.
+/// band with every event (spurious ones red, matched ones labelled with their latency, details
+/// on hover); and the truth runs of ``GroundTruth`` beneath, missed ones outlined red. The title
+/// (``TimelineHeader``) carries the ``EvaluationScore`` and the parameters changed from the
+/// defaults.
 ///
 /// Contract: deterministic (the same input gives byte-identical output); polylines are thinned
 /// to at most two points per pixel column (each column's extremes, so spikes survive), so a
@@ -68,6 +69,16 @@ public struct TimelinePlot: Sendable {
         usedGyroscope = gyroscope
     }
 
+    /// The parameters whose value differs from the default, as `name=value`, in the
+    /// documentation's order (however they were set: `--set`, a configuration file).
+    public var changedParameters: [String] {
+        let defaults = OrientationDetector.Configuration()
+        return OrientationDetector.Configuration.parameters.compactMap { parameter in
+            let value = parameter.value(in: configuration)
+            return value == parameter.value(in: defaults) ? nil : "\(parameter.name)=\(value)"
+        }
+    }
+
     /// The times of the first and last accepted sample, or `nil` for an empty recording.
     public var timeRange: ClosedRange<Double>? {
         guard let first = rows.first?.time, let last = rows.last?.time else { return nil }
@@ -103,33 +114,52 @@ public struct TimelinePlot: Sendable {
     static let magnitudeTop = 282.0, magnitudeHeight = 80.0
     static let motionTop = 380.0, motionHeight = 16.0, steadyTop = 398.0, steadyHeight = 6.0
     static let candidateTop = 414.0, pendingTop = 432.0, candidateHeight = 14.0
-    static let publishedTop = 466.0, publishedHeight = 28.0
-    static let truthTop = 510.0, truthHeight = 22.0
-    static let axisTop = 542.0
-    static let height = 572.0
+    static let eventLabelRows = 3, eventLabelStep = 9.0
+    static let publishedTop = 476.0, publishedHeight = 28.0
+    static let truthTop = 520.0, truthHeight = 22.0
+    static let axisTop = 552.0
+    static let height = 582.0
 
     /// Draws the timeline, `width` pixels wide, over `from…to` (default: the whole recording).
     ///
-    /// - Throws: ``PlotError`` for an empty recording, a width below 400, or a range that is
-    ///   empty or outside the recording.
+    /// - Throws: ``PlotError`` for a recording without a time span, a width below 400, a `from`
+    ///   or `to` outside the recording (first to last sample), or `from` not before `to`.
     public func svg(width: Int = 1600, from: Double? = nil, to: Double? = nil) throws(PlotError) -> String {
         guard let range = timeRange else { throw PlotError("\(name): no samples to plot") }
+        guard range.lowerBound < range.upperBound else {
+            throw PlotError("\(name): every sample is at \(Self.seconds(range.lowerBound)) s, no time span to plot")
+        }
         guard width >= 400, width <= 100_000 else { throw PlotError("the width must be between 400 and 100000 pixels, not \(width)") }
+        // The log's own resolution, so a bound just past the last sample does not read as inside.
+        let exact = { (t: Double) in SVGWriter.fixed(t, decimals: 6) }
+        let recording = "the recording runs \(exact(range.lowerBound))–\(exact(range.upperBound)) s"
+        for (option, value) in [("--from", from), ("--to", to)] {
+            guard let value else { continue }
+            guard value.isFinite, range.contains(value) else {
+                throw PlotError("\(option) \(value.isFinite ? Self.seconds(value) : "\(value)") s is outside the recording: \(recording)")
+            }
+        }
         let t0 = from ?? range.lowerBound, t1 = to ?? range.upperBound
-        guard t0.isFinite, t1.isFinite, t0 < t1 else {
-            throw PlotError("the range must run forward: --from \(Self.seconds(t0)) is not before --to \(Self.seconds(t1))")
+        guard t0 < t1 else {
+            if from != nil, to != nil {
+                throw PlotError("--from \(Self.seconds(t0)) s is not before --to \(Self.seconds(t1)) s")
+            }
+            throw PlotError(from != nil ? "--from \(Self.seconds(t0)) s leaves nothing to draw: \(recording)"
+                                        : "--to \(Self.seconds(t1)) s leaves nothing to draw: \(recording)")
         }
-        guard t0 < range.upperBound, t1 > range.lowerBound else {
-            throw PlotError("\(Self.seconds(t0))–\(Self.seconds(t1)) s is outside the recording (\(Self.seconds(range.lowerBound))–\(Self.seconds(range.upperBound)) s)")
-        }
-        var canvas = Canvas(t0: t0, t1: t1, width: Double(width))
-        canvas.drawHeader(self)
+        let header = TimelineHeader(plot: self, t0: t0, t1: t1, width: Double(width))
+        var canvas = Canvas(t0: t0, t1: t1, width: Double(width), height: Self.height + header.extraHeight)
+        header.draw(into: &canvas.svg)
+        // A header that wrapped moves every lane down.
+        let shift = header.extraHeight > 0
+        if shift { canvas.svg.open("g", [("transform", "translate(0,\(SVGWriter.number(header.extraHeight)))")]) }
         canvas.drawAngles(rows)
         canvas.drawMagnitude(rows, gravity: configuration.gravity, tolerance: configuration.accelerationTolerance)
         canvas.drawStates(rows)
         canvas.drawTruth(evaluation.truth, score: evaluation.score)
         canvas.drawEvents(evaluation.events, score: evaluation.score)
         canvas.drawAxis()
+        if shift { canvas.svg.close("g") }
         return canvas.svg.finish()
     }
 
@@ -140,11 +170,11 @@ public struct TimelinePlot: Sendable {
         let t0, t1, width: Double
         var svg: SVGWriter
 
-        init(t0: Double, t1: Double, width: Double) {
+        init(t0: Double, t1: Double, width: Double, height: Double) {
             self.t0 = t0
             self.t1 = t1
             self.width = width
-            svg = SVGWriter(width: width, height: TimelinePlot.height)
+            svg = SVGWriter(width: width, height: height)
             svg.element("rect", [("width", "100%"), ("height", "100%"), ("fill", "#ffffff")])
             svg.open("defs")
             svg.open("pattern", [("id", "missed-hatch"), ("width", "6"), ("height", "6"), ("patternUnits", "userSpaceOnUse"),
@@ -166,43 +196,7 @@ public struct TimelinePlot: Sendable {
             svg.label(text, x: TimelinePlot.left - 8, y: top + height / 2 + 4, [("text-anchor", "end"), ("fill", "#333333")])
         }
 
-        mutating func drawHeader(_ plot: TimelinePlot) {
-            let n = SVGWriter.number
-            svg.open("g", [("id", "title")])
-            svg.label("Why did it rotate? \(plot.name)", x: 12, y: TimelinePlot.titleTop, [("font-size", "15"), ("font-weight", "bold")])
-            let score = plot.evaluation.score
-            var scoreLine = "\(score.transitions) transitions, \(score.matched) matched, \(score.missed) missed, \(score.spurious) spurious"
-            if let median = score.latencyMedian, let max = score.latencyMax {
-                scoreLine += "; latency median \(TimelinePlot.seconds(median)) s, max \(TimelinePlot.seconds(max)) s"
-            }
-            let gyro = plot.usedGyroscope ? "with gyroscope" : "accelerometer only"
-            let info = "\(plot.rows.count) samples, \(gyro), showing \(TimelinePlot.seconds(t0))–\(TimelinePlot.seconds(t1)) s. Score: \(scoreLine)"
-            svg.label(info, x: 12, y: TimelinePlot.titleTop + 17, [("id", "score")])
-            if !plot.notes.isEmpty {
-                svg.label(plot.notes.joined(separator: "; "), x: 12, y: TimelinePlot.titleTop + 32, [("fill", "#555555")])
-            }
-            svg.close("g")
-            // Legend: orientations, then motion states.
-            svg.open("g", [("id", "legend")])
-            var lx = 12.0
-            let ly = TimelinePlot.titleTop + 46
-            for orientation in DeviceOrientation.allCases {
-                svg.element("rect", [("x", n(lx)), ("y", n(ly)), ("width", "12"), ("height", "12"), ("fill", TimelinePlot.colour(orientation))])
-                svg.label(orientation.rawValue, x: lx + 16, y: ly + 10)
-                lx += 16 + Double(orientation.rawValue.count) * 6.5 + 14
-            }
-            lx += 10
-            for motion in [OrientationDetector.Motion.still, .moving, .swinging] {
-                svg.element("rect", [("x", n(lx)), ("y", n(ly)), ("width", "12"), ("height", "12"), ("fill", TimelinePlot.colour(motion))])
-                svg.label(motion.rawValue, x: lx + 16, y: ly + 10)
-                lx += 16 + Double(motion.rawValue.count) * 6.5 + 14
-            }
-            svg.element("line", [("x1", n(lx)), ("y1", n(ly + 6)), ("x2", n(lx + 18)), ("y2", n(ly + 6)), ("stroke", "#e15759"), ("stroke-width", "2")])
-            svg.label("spurious event", x: lx + 22, y: ly + 10)
-            svg.close("g")
-        }
-
-        /// Tilt (−90…90, left scale) and in-plane angle (0…360, right scale).
+        /// Tilt (−90…90, left scale) and in-plane angle (−45…315, right scale).
         mutating func drawAngles(_ rows: [Row]) {
             let top = TimelinePlot.anglesTop, h = TimelinePlot.anglesHeight
             let n = SVGWriter.number
@@ -216,13 +210,15 @@ public struct TimelinePlot: Sendable {
             }
             laneLabel("tilt (blue)", top: top, height: h / 2)
             laneLabel("angle (orange)", top: top + h / 2, height: h / 2)
-            for (angle, label) in [(0.0, "0 portrait"), (90.0, "90 left"), (180.0, "180 upside"), (270.0, "270 right"), (360.0, "360")] {
-                svg.label(label, x: width - TimelinePlot.right - 4, y: top + h - angle / 360 * h + 3,
+            // The angle scale runs from −45 to 315 so that it wraps on a diagonal, not at portrait.
+            let yAngle = { (angle: Double) in top + h - (angle + 45) / 360 * h }
+            for (angle, label) in [(0.0, "0 portrait"), (90.0, "90 left"), (180.0, "180 upside"), (270.0, "270 right")] {
+                svg.label(label, x: width - TimelinePlot.right - 4, y: yAngle(angle) + 3,
                           [("text-anchor", "end"), ("fill", "#c06000"), ("font-size", "9")])
             }
             svg.element("polyline", [("class", "tilt"), ("fill", "none"), ("stroke", "#1f4e9c"), ("stroke-width", "1.2"),
                                      ("points", extremes(rows, value: { $0.tilt }, y: yTilt))])
-            for points in angleLines(rows, y: { top + h - $0 / 360 * h }) {
+            for points in angleLines(rows, y: yAngle) {
                 svg.element("polyline", [("class", "angle"), ("fill", "none"), ("stroke", "#f28e2b"), ("stroke-width", "1"), ("points", points)])
             }
             svg.close("g")
@@ -238,16 +234,24 @@ public struct TimelinePlot: Sendable {
             svg.element("rect", [("x", n(TimelinePlot.left)), ("y", n(top)), ("width", n(plotWidth)), ("height", n(h)), ("fill", "#f7f7f7")])
             svg.element("rect", [("class", "gate-band"), ("x", n(TimelinePlot.left)), ("y", n(y(gravity + tolerance))), ("width", n(plotWidth)),
                                  ("height", n(y(gravity - tolerance) - y(gravity + tolerance))), ("fill", "#dfeedd")])
+            svg.element("line", [("x1", n(TimelinePlot.left)), ("y1", n(y(gravity))), ("x2", n(width - TimelinePlot.right)), ("y2", n(y(gravity))),
+                                 ("stroke", "#b9d8b4"), ("stroke-dasharray", "4 3")])
             for (start, end) in intervals(rows, where: { $0.gate }) {
-                svg.element("rect", [("class", "gate-open"), ("x", n(x(start))), ("y", n(top)), ("width", n(max(0.5, x(end) - x(start)))),
-                                     ("height", n(h)), ("fill", "#e15759"), ("fill-opacity", "0.25")],
+                svg.element("rect", [("class", "gate-open"), ("x", n(x(start))), ("y", n(top)), ("width", n(max(1, x(end) - x(start)))),
+                                     ("height", n(h)), ("fill", "#e15759"), ("fill-opacity", "0.35")],
                             title: "acceleration gate open \(TimelinePlot.seconds(start))–\(TimelinePlot.seconds(end)) s")
             }
             svg.element("polyline", [("class", "magnitude"), ("fill", "none"), ("stroke", "#333333"), ("stroke-width", "1"),
                                      ("points", extremes(rows, value: { $0.fastMagnitude }, y: y))])
-            laneLabel("|a| fast, gate", top: top, height: h)
+            laneLabel("|a| fast filter", top: top - 12, height: h)
+            let small = [("text-anchor", "end"), ("font-size", "9")]
+            svg.label("green: g ± \(SVGWriter.fixed(tolerance, decimals: 1)) m/s²", x: TimelinePlot.left - 8, y: top + h / 2 + 6,
+                      small + [("fill", "#4f8a46")])
+            svg.label("red: gate open", x: TimelinePlot.left - 8, y: top + h / 2 + 17, small + [("fill", "#c0393b")])
             svg.label("\(SVGWriter.fixed(maximum, decimals: 1)) m/s²", x: width - TimelinePlot.right - 4, y: top + 10,
-                      [("text-anchor", "end"), ("fill", "#999999"), ("font-size", "9")])
+                      small + [("fill", "#999999")])
+            svg.label("g \(SVGWriter.fixed(gravity, decimals: 1))", x: width - TimelinePlot.right - 4, y: y(gravity) - 2,
+                      small + [("fill", "#999999")])
             svg.close("g")
         }
 
@@ -257,6 +261,8 @@ public struct TimelinePlot: Sendable {
             laneLabel("motion", top: TimelinePlot.motionTop, height: TimelinePlot.motionHeight)
             segments(rows, top: TimelinePlot.motionTop, height: TimelinePlot.motionHeight, value: { $0.motion }, colour: { TimelinePlot.colour($0) },
                      name: { $0.rawValue })
+            svg.label("steady", x: TimelinePlot.left - 8, y: TimelinePlot.steadyTop + 7,
+                      [("text-anchor", "end"), ("font-size", "9"), ("fill", "#79706e")])
             segments(rows, top: TimelinePlot.steadyTop, height: TimelinePlot.steadyHeight, value: { $0.steady ? "steady" : nil },
                      colour: { _ in "#79706e" }, name: { $0 })
             svg.close("g")
@@ -306,7 +312,10 @@ public struct TimelinePlot: Sendable {
             let latency = Dictionary(score.matches.map { ("\($0.event.time)", $0.latency) }, uniquingKeysWith: { a, _ in a })
             let excused = Dictionary(score.excusedEvents.map { ("\($0.event.time)", $0.excuse.rawValue) }, uniquingKeysWith: { a, _ in a })
             svg.open("g", [("id", "events")])
-            var row = 0
+            // Where each label row is free again (labels go to the first free row, else the one
+            // free soonest), so neighbours do not overprint.
+            var rowEnds = [Double](repeating: -Double.infinity, count: TimelinePlot.eventLabelRows)
+            var labels: [(text: String, x: Double, y: Double, spurious: Bool)] = []
             for event in events where inRange(event.time) {
                 let key = "\(event.time)"
                 let isSpurious = spurious.contains(key)
@@ -319,10 +328,23 @@ public struct TimelinePlot: Sendable {
                                      ("x2", n(ex)), ("y2", n(TimelinePlot.truthTop + TimelinePlot.truthHeight)),
                                      ("stroke", isSpurious ? "#e15759" : "#333333"), ("stroke-width", isSpurious ? "2" : "1"),
                                      ("stroke-dasharray", isSpurious ? "none" : "3 2")], title: title)
-                // Labels alternate between two rows so neighbours do not overprint.
-                svg.label(event.orientation.rawValue, x: ex + 2, y: TimelinePlot.publishedTop - 3 - Double(row % 2) * 9,
-                          [("font-size", "9"), ("fill", isSpurious ? "#e15759" : "#333333")])
-                row += 1
+                var text = event.orientation.rawValue
+                if let l = latency[key] {
+                    text += " " + (l >= 0 ? "+" : "") + TimelinePlot.seconds(l) + " s"
+                } else if isSpurious {
+                    text += " spurious"
+                }
+                let row = rowEnds.firstIndex { $0 < ex } ?? rowEnds.indices.min { rowEnds[$0] < rowEnds[$1] }!
+                rowEnds[row] = ex + 2 + Double(text.unicodeScalars.count) * 5.8 + 4  // 9 px sans-serif, generously
+                labels.append((text, ex + 2, TimelinePlot.publishedTop - 3 - Double(row) * TimelinePlot.eventLabelStep, isSpurious))
+            }
+            // Labels after every line, each on a white patch, so a later event's line never
+            // crosses out an earlier label.
+            for (text, lx, ly, isSpurious) in labels {
+                svg.element("rect", [("x", n(lx - 1)), ("y", n(ly - 8)), ("width", n(Double(text.unicodeScalars.count) * 5.0 + 2)),
+                                     ("height", "10"), ("fill", "#ffffff"), ("fill-opacity", "0.85")])
+                svg.label(text, x: lx, y: ly, [("class", "event-label"), ("font-size", "9"), ("fill", isSpurious ? "#e15759" : "#333333"),
+                                               ("font-weight", isSpurious ? "bold" : "normal")])
             }
             svg.close("g")
         }
@@ -384,7 +406,8 @@ public struct TimelinePlot: Sendable {
             return out.isEmpty ? out : String(out.dropLast())
         }
 
-        /// The in-plane angle, one point per pixel column, broken where it wraps past 0/360.
+        /// The in-plane angle as −45…315, one point per pixel column, broken where it wraps and
+        /// where the device lay flat (the angle means nothing there).
         func angleLines(_ rows: [Row], y: (Double) -> Double) -> [String] {
             var lines: [String] = []
             var current = ""
@@ -393,13 +416,14 @@ public struct TimelinePlot: Sendable {
             for row in rows where inRange(row.time) && row.angle.isFinite && abs(row.tilt) < 80 {
                 let c = Int(x(row.time) - TimelinePlot.left)
                 guard c != column else { continue }
-                if previous.isFinite, abs(row.angle - previous) > 180 || c > column + 8 {
+                let angle = row.angle >= 315 ? row.angle - 360 : row.angle
+                if previous.isFinite, abs(angle - previous) > 180 || c > column + 8 {
                     if !current.isEmpty { lines.append(String(current.dropLast())) }
                     current = ""
                 }
                 column = c
-                previous = row.angle
-                current += "\(SVGWriter.number(TimelinePlot.left + Double(c) + 0.5)),\(SVGWriter.number(y(row.angle))) "
+                previous = angle
+                current += "\(SVGWriter.number(TimelinePlot.left + Double(c) + 0.5)),\(SVGWriter.number(y(angle))) "
             }
             if !current.isEmpty { lines.append(String(current.dropLast())) }
             return lines

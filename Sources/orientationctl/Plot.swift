@@ -11,10 +11,12 @@ struct Plot: ParsableCommand {
         discussion: """
         Lanes: tilt and in-plane angle; the fast magnitude with the acceleration gate; motion \
         state and steadiness; candidate and pending; the published orientation with every event \
-        (spurious ones red; hover for latency); the truth runs of `orientationctl evaluate` \
-        beneath (missed ones hatched red). --from and --to zoom (seconds, the log's clock). The \
-        detector takes the whole log from its start whatever the range, so the state shown is \
-        the state the daemon would have had. Exit status 1 on a malformed log or a bad range.
+        (spurious ones red, matched ones with their latency; hover for details); the truth runs \
+        of `orientationctl evaluate` beneath (missed ones hatched red). The title carries the \
+        score and every parameter changed from its default. --from and --to zoom (seconds, the \
+        log's clock, within the recording). The detector takes the whole log from its start \
+        whatever the range, so the state shown is the state the daemon would have had. Exit \
+        status 1 on a malformed log or a bad range.
         """
     )
 
@@ -47,8 +49,10 @@ struct Plot: ParsableCommand {
         } catch {
             throw CleanExit.message(error.description, failing: true)
         }
-        var notes = detector.assignments.map { "--set \($0)" }
-        if let configFile = detector.configFile { notes.insert("--config \(configFile)", at: 0) }
+        // The title lists every parameter that differs from its default (--set or --config);
+        // the notes say where they came from.
+        var notes: [String] = []
+        if let configFile = detector.configFile { notes.append("--config \(configFile)") }
         if ignoreGyro { notes.append("--ignore-gyro") }
         let plot = try TimelinePlot(samples: samples, name: file == "-" ? "standard input" : file, configuration: configuration,
                                     ignoreGyroscope: ignoreGyro, notes: notes)

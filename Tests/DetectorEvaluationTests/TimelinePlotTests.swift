@@ -72,10 +72,13 @@ import Testing
         #expect(inventory.classes["truth-run"] == plot.evaluation.truth.runs.count, "one band per truth run")
         #expect((inventory.classes["missed"] ?? 0) == plot.evaluation.score.missed)
         #expect((inventory.classes["spurious"] ?? 0) == plot.evaluation.score.spurious)
+        #expect(inventory.classes["event-label"] == plot.evaluation.events.count, "one label per event")
         #expect(inventory.texts.contains { $0.contains("\(plot.evaluation.score.transitions) transitions") })
+        #expect(!inventory.ids.contains("configuration"), "the defaults: nothing changed to report")
         // Thinned to pixel columns: a 2-minute, 100 Hz log stays small.
         #expect(svg.utf8.count < 1_000_000, "\(svg.utf8.count) bytes")
         #expect(try plot.svg() == svg, "deterministic")
+        #expect(try TimelinePlot(samples: samples, name: path).svg() == svg, "deterministic from a fresh run")
     }
 
     /// A synthetic turn: the events and their latency show, a spurious event is red.
@@ -94,6 +97,32 @@ import Testing
         #expect(inventory.texts.contains { $0.contains("SPURIOUS") })
         #expect(inventory.texts.contains { $0.contains("--set diagonal-exclusion=0") })
         #expect(inventory.texts.contains { $0.contains("matched, latency") })
+        // The parameters changed from the defaults are named, whatever set them.
+        #expect(plot.changedParameters == ["diagonal-exclusion=0", "screen-down-still-tilt=89", "steady-angle=179"])
+        #expect(inventory.ids.contains("configuration"))
+        #expect(inventory.texts.contains { $0.contains("Changed from the defaults: diagonal-exclusion=0, screen-down-still-tilt=89") })
+        // Labels carry the latency of a matched event and name a spurious one.
+        let matched = try #require(plot.evaluation.score.matches.first)
+        let latency = (matched.latency >= 0 ? "+" : "") + SVGWriter.fixed(matched.latency, decimals: 3)
+        #expect(inventory.texts.contains("\(matched.event.orientation.rawValue) \(latency) s"))
+        #expect(inventory.texts.contains { $0.hasSuffix(" spurious") })
+    }
+
+    /// A narrow drawing wraps its title and legend and moves the lanes down, rather than clip.
+    @Test func aNarrowDrawingWrapsItsHeader() throws {
+        let samples = ScenarioCatalog.all[0].samples(rate: 50, gyroscope: false)
+        let plot = try TimelinePlot(samples: samples, name: "a rather long recording name/that goes on.log", notes: ["--ignore-gyro"])
+        let wide = try plot.svg(width: 1600), narrow = try plot.svg(width: 400)
+        for svg in [wide, narrow] {
+            let inventory = try Self.parse(svg)
+            #expect(Self.lanes.allSatisfy { inventory.ids.contains($0) })
+        }
+        #expect(wide.contains("height=\"582.0\""))
+        #expect(!narrow.contains("height=\"582.0\""))
+        #expect(narrow.contains("<g transform=\"translate(0,"))
+        let header = TimelineHeader(plot: plot, t0: 0, t1: 1, width: 400)
+        #expect(header.legendRows.count > 1)
+        #expect(header.lines.allSatisfy { Double($0.text.count) * ($0.style == .title ? 9 : 6.2) <= 400 - 24 })
     }
 
     @Test func aRangeZoomsAndIsChecked() throws {
@@ -106,9 +135,26 @@ import Testing
         #expect(zoomed.texts.contains("5.50"))
         #expect(zoomed.texts.contains { $0.contains("showing 5.000–6.000 s") })
         #expect(throws: PlotError.self) { try plot.svg(from: 6, to: 5) }
+        #expect(throws: PlotError.self) { try plot.svg(from: 5, to: 5) }
         #expect(throws: PlotError.self) { try plot.svg(from: 100, to: 200) }
+        #expect(throws: PlotError.self) { try plot.svg(from: 5, to: 100) }  // within the recording, not just overlapping it
+        #expect(throws: PlotError.self) { try plot.svg(from: -1, to: 5) }
+        #expect(throws: PlotError.self) { try plot.svg(from: .nan) }
+        #expect(throws: PlotError.self) { try plot.svg(to: plot.timeRange!.lowerBound) }
+        #expect(try Self.parse(try plot.svg(from: 5)).texts.contains { $0.contains("showing 5.000–") })
+        do {
+            _ = try plot.svg(from: 6, to: 5)
+        } catch {
+            #expect(error.description == "--from 6.000 s is not before --to 5.000 s")
+        }
+        do {
+            _ = try plot.svg(from: 5, to: 100)
+        } catch {
+            #expect(error.description.hasPrefix("--to 100.000 s is outside the recording: the recording runs 0.000000–"))
+        }
         #expect(throws: PlotError.self) { try plot.svg(width: 10) }
         #expect(throws: PlotError.self) { try TimelinePlot(samples: [], name: "empty").svg() }
+        #expect(throws: PlotError.self) { try TimelinePlot(samples: [samples[0]], name: "one sample").svg() }
     }
 
     @Test func textIsEscaped() throws {

@@ -11,21 +11,26 @@ import Testing
         let svg = try String(contentsOfFile: output, encoding: .utf8)
         #expect(svg.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg "))
         #expect(svg.hasSuffix("</svg>\n"))
-        #expect(svg.contains("showing 10.000–40.000 s"))
+        #expect(svg.contains("showing 10.000–40.000 s. Score (whole recording): 9 transitions"))
     }
 
     @Test func writesToStandardOutput() throws {
         let result = try CommandRunner.run(["plot", "data/xio-fusion/handheld.log", "-o", "-", "--set", "settle-time=0.2", "--ignore-gyro"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.hasSuffix("</svg>\n"))
-        #expect(result.stdout.contains("--set settle-time=0.2; --ignore-gyro"))
+        #expect(result.stdout.contains("Changed from the defaults: settle-time=0.2 (--ignore-gyro)"))
     }
 
     @Test func aBadRangeIsRefusedClearly() throws {
         let result = try CommandRunner.run(["plot", "data/xio-fusion/handheld.log", "-o", "-", "--from", "500", "--to", "600"])
         #expect(result.status == 1)
         #expect(result.stdout.isEmpty)
-        #expect(result.stderr.contains("500.000–600.000 s is outside the recording (0.000–135.327 s)"), "\(result.stderr)")
+        #expect(result.stderr == "orientationctl: --from 500.000 s is outside the recording: the recording runs 0.000000–135.326642 s\n",
+                "\(result.stderr)")
+        let backwards = try CommandRunner.run(["plot", "data/xio-fusion/handheld.log", "-o", "-", "--from", "40", "--to", "10"])
+        #expect(backwards.status == 1)
+        #expect(backwards.stdout.isEmpty)
+        #expect(backwards.stderr == "orientationctl: --from 40.000 s is not before --to 10.000 s\n", "\(backwards.stderr)")
     }
 
     @Test func aMalformedLogIsNamedWithItsLine() throws {
