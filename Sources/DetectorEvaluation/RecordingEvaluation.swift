@@ -23,9 +23,15 @@ public struct RecordingEvaluation: Sendable {
             if ignoreGyroscope { sample.angularRate = nil }
             if let event = detector.process(sample) { events.append(event) }
         }
+        self.init(samples: samples, events: events, statistics: detector.statistics)
+    }
+
+    /// Scores `events` that a detector already published for `samples` (a caller that ran it
+    /// for more than the events, such as ``TimelinePlot``).
+    init(samples: [Sample], events: [OrientationEvent], statistics: OrientationDetector.Statistics) {
         self.events = events
         truth = GroundTruth(samples: samples)
         score = EvaluationScore(events: events, truth: truth)
-        statistics = detector.statistics
+        self.statistics = statistics
     }
 }

@@ -49,11 +49,12 @@ public struct TimelinePlot: Sendable {
         var detector = try OrientationDetector(configuration: configuration)
         var rows: [Row] = []
         rows.reserveCapacity(samples.count)
+        var events: [OrientationEvent] = []
         var gyroscope = false
         for var sample in samples {
             if ignoreGyroscope { sample.angularRate = nil }
             let before = detector.statistics
-            _ = detector.process(sample)
+            if let event = detector.process(sample) { events.append(event) }
             let after = detector.statistics
             guard after.ignoredZero == before.ignoredZero, after.ignoredNonFinite == before.ignoredNonFinite else { continue }
             let s = detector.snapshot
@@ -62,7 +63,8 @@ public struct TimelinePlot: Sendable {
                             motion: s.motion, steady: s.steady, candidate: s.candidate, pending: s.pending, published: detector.orientation))
         }
         self.rows = rows
-        evaluation = try RecordingEvaluation(samples: samples, configuration: configuration, ignoreGyroscope: ignoreGyroscope)
+        // Scored from this same run: one pass of the detector, not two.
+        evaluation = RecordingEvaluation(samples: samples, events: events, statistics: detector.statistics)
         self.name = name
         self.notes = notes
         self.configuration = configuration
