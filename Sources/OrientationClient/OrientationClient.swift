@@ -1,4 +1,5 @@
 import NIOCore
+import OrientationCore
 import NIOPosix
 
 /// The Swift client of orientationd.
@@ -115,7 +116,7 @@ public struct OrientationClient: Sendable {
                 }
                 if let limit = reconnect.maximumAttempts, failures >= limit || limit == 0 { break }
                 let delay = reconnect.delay(attempt: max(failures, 1), random: Double.random(in: 0..<1, using: &generator))
-                try? await Task.sleep(for: .seconds(delay))
+                try? await Task.sleep(for: .clampedSeconds(delay))
             }
             continuation.finish()
         }

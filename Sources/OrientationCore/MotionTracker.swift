@@ -72,7 +72,9 @@ struct MotionTracker: Sendable {
     }
 
     private mutating func advance(to time: Double) {
-        let elapsed = currentStart.isFinite ? Int(((time - currentStart) / binWidth).rounded(.down)) : Self.binCount
+        // In Double first: a gap of 10²¹ s (a log can say so) would trap converting to Int.
+        let bins = ((time - currentStart) / binWidth).rounded(.down)
+        let elapsed = currentStart.isFinite && bins < Double(Self.binCount) ? max(0, Int(bins)) : Self.binCount
         for _ in 0..<min(elapsed, Self.binCount) {
             current = (current + 1) % Self.binCount
             clear(current)

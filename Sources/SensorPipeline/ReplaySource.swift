@@ -104,7 +104,7 @@ public final class ReplaySource: SensorSource {
             case .multiple(let factor):
                 if let anchor {
                     let wait = (due - anchor.time) / factor
-                    try await clock.sleep(until: anchor.instant.advanced(by: .seconds(wait)), tolerance: .milliseconds(1))
+                    try await clock.sleep(until: anchor.instant.advanced(by: .clampedSeconds(wait)), tolerance: .milliseconds(1))
                 } else {
                     anchor = (clock.now, due)
                 }

@@ -160,7 +160,7 @@ public final class SensorPipeline: Sendable {
     private func backOff(failure: String, delay: inout Double) async {
         logger.warning("sensor failure; retrying", metadata: ["error": "\(failure)", "retry-in": "\(delay)s"])
         sink(.sensorFailed(failure))
-        try? await Task.sleep(for: .seconds(delay))
+        try? await Task.sleep(for: .clampedSeconds(delay))
         delay = min(delay * 2, 30)
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Glibc
 import OrientationClient
+import OrientationCore
 
 /// `--socket`, shared by every command that talks to the daemon.
 struct ClientOptions: ParsableArguments {
@@ -33,7 +34,7 @@ enum UpdateFormat {
 
 /// Waits for the daemon's socket to accept a connection, up to `seconds`.
 func waitForDaemon(_ client: OrientationClient, seconds: Double) async -> Bool {
-    let deadline = ContinuousClock.now.advanced(by: .seconds(seconds))
+    let deadline = ContinuousClock.now.advanced(by: .clampedSeconds(seconds))
     while true {
         if let connection = try? await client.connect() {
             await connection.close()

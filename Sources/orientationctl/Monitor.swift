@@ -1,5 +1,6 @@
 import ArgumentParser
 import OrientationClient
+import OrientationCore
 
 /// `orientationctl monitor`: live events from the daemon.
 struct Monitor: AsyncParsableCommand {
@@ -22,6 +23,12 @@ struct Monitor: AsyncParsableCommand {
 
     @Option(help: "Wait up to this many seconds for the daemon's socket to appear first.")
     var wait: Double = 0
+
+    func validate() throws {
+        guard wait >= 0, wait <= SecondsConversion.maximum else {
+            throw ValidationError("--wait must be a number of seconds from 0 to 1e9, not \(wait)")
+        }
+    }
 
     func run() async throws {
         let client = connection.client
