@@ -85,7 +85,8 @@ public struct ConfigFileError: Error, Hashable, Sendable, CustomStringConvertibl
         self.message = message
     }
 
-    public var description: String { "\(source):\(line): \(message)" }
+    /// `FILE:LINE: message`, control characters escaped (the message quotes the file's text).
+    public var description: String { ControlCharacters.escaped("\(source):\(line): \(message)") }
 }
 
 extension ConfigFile {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import SensorLog
 import OrientationCore
 
 /// `--set name=value` options that override detector parameters, shared by every command that
@@ -18,12 +19,10 @@ struct DetectorOptions: ParsableArguments {
     func configuration() throws -> OrientationDetector.Configuration {
         var configuration = OrientationDetector.Configuration()
         if let configFile {
-            let text = String(decoding: try readFile(configFile), as: UTF8.self)
             do {
-                let file = try ConfigFile(parsing: text, source: configFile, knownSections: ConfigFile.orientationdSections)
-                try configuration.apply(file)
+                try configuration.apply(ConfigurationFileReader.load(configFile))
             } catch {
-                throw ValidationError(error.description)
+                throw ValidationError("\(error)")
             }
         }
         var pairs: [(name: String, value: String)] = []
