@@ -61,7 +61,7 @@ public struct JSONReader {
         case UInt8(ascii: "t"): return try expect("true", .bool(true))
         case UInt8(ascii: "f"): return try expect("false", .bool(false))
         case UInt8(ascii: "n"): return try expect("null", .null)
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number()
         default: throw error("unexpected character")
         }
     }
@@ -197,7 +197,9 @@ public struct JSONReader {
         }
     }
 
-    private mutating func number() throws(Error) -> Double {
+    /// A number: `.number` when a `Double` writes it back as it was written, else
+    /// `.exactNumber` keeping the text (an id must come back exactly as sent).
+    private mutating func number() throws(Error) -> JSONValue {
         let start = index
         if peek == UInt8(ascii: "-") { index += 1 }
         guard let first = peek, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { throw error("invalid number") }
@@ -219,6 +221,6 @@ public struct JSONReader {
         }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
         guard let value = Double(text), value.isFinite else { throw Error(offset: start, message: "number out of range") }
-        return value
+        return JSONWriter.number(value) == text ? .number(value) : .exactNumber(text)
     }
 }

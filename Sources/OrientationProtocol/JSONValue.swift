@@ -1,11 +1,16 @@
 /// A JSON value: what one line of the wire protocol holds.
 ///
 /// Objects keep their members in order (duplicate names are rejected by ``JSONReader``).
-/// Numbers are `Double`s, as in JavaScript; the protocol never needs integers above 2⁵³.
+/// Numbers are `Double`s, as in JavaScript. A number whose text a `Double` would change (an
+/// integer id of 2⁵³ or more, `1.50`, `1e2`) is read as ``exactNumber(_:)`` so that it is
+/// written back exactly as received: a reply echoes a request's id verbatim (docs/PROTOCOL.md).
+/// Equality and hashing compare numbers by value, whichever case holds them.
 public enum JSONValue: Hashable, Sendable {
     case null
     case bool(Bool)
     case number(Double)
+    /// A number kept as its JSON text (a valid JSON number literal), written back unchanged.
+    case exactNumber(String)
     case string(String)
     case array([JSONValue])
     case object([(String, JSONValue)])
@@ -14,7 +19,8 @@ public enum JSONValue: Hashable, Sendable {
         switch (lhs, rhs) {
         case (.null, .null): true
         case let (.bool(a), .bool(b)): a == b
-        case let (.number(a), .number(b)): a == b
+        case (.number, .number), (.number, .exactNumber), (.exactNumber, .number), (.exactNumber, .exactNumber):
+            lhs.numberValue == rhs.numberValue
         case let (.string(a), .string(b)): a == b
         case let (.array(a), .array(b)): a == b
         case let (.object(a), .object(b)): a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
@@ -26,7 +32,7 @@ public enum JSONValue: Hashable, Sendable {
         switch self {
         case .null: hasher.combine(0)
         case .bool(let b): hasher.combine(b)
-        case .number(let n): hasher.combine(n)
+        case .number, .exactNumber: hasher.combine(numberValue)
         case .string(let s): hasher.combine(s)
         case .array(let a): hasher.combine(a)
         case .object(let o):
@@ -49,8 +55,11 @@ public enum JSONValue: Hashable, Sendable {
     }
 
     public var numberValue: Double? {
-        if case .number(let n) = self { return n }
-        return nil
+        switch self {
+        case .number(let n): n
+        case .exactNumber(let text): Double(text)
+        default: nil
+        }
     }
 
     public var boolValue: Bool? {
@@ -63,7 +72,7 @@ public enum JSONValue: Hashable, Sendable {
         switch self {
         case .null: "null"
         case .bool: "a boolean"
-        case .number: "a number"
+        case .number, .exactNumber: "a number"
         case .string: "a string"
         case .array: "an array"
         case .object: "an object"

@@ -15,6 +15,7 @@ public enum JSONWriter {
         case .null: out += "null"
         case .bool(let b): out += b ? "true" : "false"
         case .number(let n): out += number(n)
+        case .exactNumber(let text): out += text
         case .string(let s): string(s, into: &out)
         case .array(let elements):
             out += "["

@@ -39,10 +39,11 @@ public struct OrientationState: Hashable, Sendable {
         self.orientation = try orientation("orientation")
         self.previous = try orientation("previous")
         self.time = value["time"]?.numberValue
-        guard let seq = value["seq"]?.numberValue, seq >= 0, seq == seq.rounded() else {
-            throw ProtocolError(.invalidMessage, "seq must be a whole number")
+        // `exactly`: a hostile or broken server's 1e300 must be an error here, not a trap.
+        guard let number = value["seq"]?.numberValue, let seq = UInt64(exactly: number) else {
+            throw ProtocolError(.invalidMessage, "seq must be a whole number from 0 to 2^64")
         }
-        self.seq = UInt64(seq)
+        self.seq = seq
         self.locked = value["locked"]?.boolValue ?? false
     }
 }

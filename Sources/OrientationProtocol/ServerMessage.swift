@@ -75,14 +75,19 @@ public enum ServerMessage: Hashable, Sendable {
         let id = value["id"]
         switch type {
         case "hello":
-            guard let version = value["protocol"]?.numberValue else { throw ProtocolError(.invalidMessage, "hello without protocol") }
-            return .hello(protocol: Int(version), server: value["server"]?.stringValue ?? "", state: try OrientationState(members: value))
+            guard let number = value["protocol"]?.numberValue, let version = Int(exactly: number) else {
+                throw ProtocolError(.invalidMessage, "hello without a whole protocol number")
+            }
+            return .hello(protocol: version, server: value["server"]?.stringValue ?? "", state: try OrientationState(members: value))
         case "subscribed": return .subscribed(state: try OrientationState(members: value), id: id)
         case "unsubscribed": return .unsubscribed(id: id)
         case "state":
+            guard let subscribers = Int(exactly: value["subscribers"]?.numberValue ?? 0) else {
+                throw ProtocolError(.invalidMessage, "subscribers must be a whole number")
+            }
             return .state(state: try OrientationState(members: value), age: value["age"]?.numberValue,
                           sensorActive: value["sensor-active"]?.boolValue ?? false,
-                          subscribers: Int(value["subscribers"]?.numberValue ?? 0), id: id)
+                          subscribers: subscribers, id: id)
         case "pong": return .pong(id: id)
         case "orientation": return .orientation(state: try OrientationState(members: value))
         case "lock": return .lock(state: try OrientationState(members: value), id: id)

@@ -71,3 +71,35 @@ import Testing
         #expect(throws: ProtocolError.self) { try ServerMessage.parse(Array("{\"x\":1}".utf8)) }
     }
 }
+
+/// Issue 9: numbers that a `Double` would change are kept as written; numbers a hostile server
+/// sends out of range are errors, never traps.
+@Suite struct ExactNumberTests {
+    @Test(arguments: ["9007199254740993", "-9007199254740993", "123456789012345678901234567890", "1.50", "1e2", "0.10", "-0"])
+    func aNumberADoubleWouldChangeIsWrittenBackAsReceived(_ text: String) throws {
+        let value = try JSONReader.parse(Array("{\"id\":\(text)}".utf8))
+        #expect(JSONWriter.serialize(value) == "{\"id\":\(text)}")
+        #expect(value["id"]?.numberValue == Double(text))
+    }
+
+    @Test(arguments: ["42", "0.1", "-3.25e-07", "1e+300"])
+    func aNumberThatSurvivesADoubleStaysAPlainNumber(_ text: String) throws {
+        let value = try JSONReader.parse(Array(text.utf8))
+        #expect(value == .number(Double(text)!))
+    }
+
+    @Test func numbersCompareByValueWhicheverCaseHoldsThem() {
+        #expect(JSONValue.exactNumber("1.50") == .number(1.5))
+        #expect(Set([JSONValue.exactNumber("1e2"), .number(100)]).count == 1)
+    }
+
+    @Test(arguments: [
+        "{\"type\":\"hello\",\"protocol\":1e300,\"orientation\":\"unknown\",\"previous\":\"unknown\",\"seq\":0}",
+        "{\"type\":\"orientation\",\"orientation\":\"portrait\",\"previous\":\"unknown\",\"seq\":1e300}",
+        "{\"type\":\"orientation\",\"orientation\":\"portrait\",\"previous\":\"unknown\",\"seq\":-1}",
+        "{\"type\":\"state\",\"orientation\":\"portrait\",\"previous\":\"unknown\",\"seq\":1,\"subscribers\":1e300}",
+    ])
+    func outOfRangeNumbersFromAServerAreErrorsNotTraps(_ line: String) {
+        #expect(throws: ProtocolError.self) { try ServerMessage.parse(Array(line.utf8)) }
+    }
+}
