@@ -45,3 +45,7 @@ int orientationd_user_in_group(uint32_t uid, uint32_t gid, uint32_t group) {
     }
     return -1;
 }
+
+int orientationd_accept_nonblocking(int fd) {
+    return accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+}

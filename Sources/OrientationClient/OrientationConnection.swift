@@ -6,7 +6,8 @@ import Synchronization
 /// One connection to orientationd: every server message in order, and requests with replies.
 ///
 /// Contract: ``connect(socketPath:eventLoopGroup:)`` returns after the server's `hello` (available
-/// as ``hello``). ``request(_:)`` sends a request with a fresh id and returns the reply with that
+/// as ``hello``), or throws ``OrientationClientError/server(_:)`` when the server refuses instead
+/// (`too-many-clients`). ``request(_:)`` sends a request with a fresh id and returns the reply with that
 /// id; events (messages without an id) go to ``events``. When the connection ends, pending
 /// requests fail with ``OrientationClientError/connectionClosed`` and ``events`` finishes.
 public final class OrientationConnection: Sendable {
@@ -66,7 +67,7 @@ public final class OrientationConnection: Sendable {
                                 helloSink.finish()
                                 continue
                             }
-                            if let id = message.replyID, case .number(let n) = id, let owner = connection.value {
+                            if let n = message.replyID?.numberValue, n == n.rounded(), abs(n) < 1e15, let owner = connection.value {
                                 owner.resolve(Int(n), with: message)
                             } else {
                                 eventSink.yield(message)
@@ -88,6 +89,11 @@ public final class OrientationConnection: Sendable {
         for await message in helloStream {
             helloMessage = message
             break
+        }
+        if case .error(let refusal, _) = helloMessage {
+            // A full server (or one out of descriptors) says why instead of greeting.
+            task.cancel()
+            throw OrientationClientError.server(refusal)
         }
         guard let helloMessage, case .hello(let version, _, _) = helloMessage else {
             task.cancel()

@@ -13,8 +13,12 @@ public struct ProtocolError: Error, Hashable, Sendable, CustomStringConvertible 
         case lineTooLong = "line-too-long"
         /// Too many requests too fast; the connection is closed.
         case rateLimited = "rate-limited"
-        /// The server is at its client limit; the connection is closed.
+        /// The server is at a client limit (its own, the peer's user's, or its file
+        /// descriptors); the connection is closed.
         case tooManyClients = "too-many-clients"
+        /// The connection was neither subscribed nor sending requests for the idle timeout; it
+        /// is closed.
+        case idleTimeout = "idle-timeout"
         /// The peer's credentials do not allow this request (`lock`, `unlock`).
         case permissionDenied = "permission-denied"
         /// A server message the client could not understand.
@@ -31,7 +35,7 @@ public struct ProtocolError: Error, Hashable, Sendable, CustomStringConvertible 
 
     /// True for the errors after which the server closes the connection.
     public var closesConnection: Bool {
-        code == .lineTooLong || code == .rateLimited || code == .tooManyClients
+        code == .lineTooLong || code == .rateLimited || code == .tooManyClients || code == .idleTimeout
     }
 
     public var description: String { "\(code.rawValue): \(message)" }

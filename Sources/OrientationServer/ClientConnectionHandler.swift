@@ -6,9 +6,12 @@ import OrientationProtocol
 /// One client connection: frames lines, enforces limits, answers requests, delivers events.
 ///
 /// Contract: a bad request gets an `error` reply and the connection stays open; only the limits
-/// (line length, request rate, client count) close it, after saying why. Events to a connection
-/// whose outbound buffer is above the high-water mark are coalesced: only the newest is kept
-/// and sent once it drains, so a stalled client costs bounded memory and delays nobody.
+/// close it, after saying why (docs/PROTOCOL.md lists them): line length, request rate (every
+/// line counts, blank ones too), client counts (in all, per user, the privileged reserve), the
+/// idle timeout, and the output bound (a client whose unread replies exceed it is dropped without
+/// a word: it would not read one). Events to a connection whose outbound buffer is above the
+/// high-water mark are coalesced: only the newest is kept and sent once it drains, so a stalled
+/// client costs bounded memory and delays nobody.
 final class ClientConnectionHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
@@ -19,13 +22,31 @@ final class ClientConnectionHandler: ChannelInboundHandler {
     private var limiter: RateLimiter
     private var logger: Logger
     private var peer: PeerCredentials?
+    /// Set by the hub when it admits the connection: whose slot it holds.
+    var admission: (user: UInt32?, privileged: Bool)? = nil
     private var registered = false
     private var closing = false
     /// The newest event not yet written because the connection was not writable.
     private var pendingEvent: String?
-    var isSubscribed = false
+    /// Set by the hub. A subscriber has no idle timer at all (an idle daemon with subscribers
+    /// sets no periodic timers); unsubscribing starts it afresh.
+    var isSubscribed = false {
+        didSet {
+            guard oldValue != isSubscribed else { return }
+            if isSubscribed {
+                idleTimer?.cancel()
+                idleTimer = nil
+            } else {
+                lastActivity = .now()
+                if idleTimer == nil { scheduleIdleCheck(after: hub.configuration.idleTimeout) }
+            }
+        }
+    }
     /// Events replaced by a newer one while this client was slow (logged when it disconnects).
     private var coalesced = 0
+    /// When the connection last sent a line (or stopped being subscribed); the idle timer's base.
+    private var lastActivity = NIODeadline.now()
+    private var idleTimer: Scheduled<Void>?
 
     init(hub: SubscriptionHub) {
         self.hub = hub
@@ -39,27 +60,37 @@ final class ClientConnectionHandler: ChannelInboundHandler {
         self.context = context
     }
 
+    /// Admission needs the peer's credentials (the per-user limits), so `hello` and every line
+    /// wait for them; on a Unix socket they are read at once, on the loop.
     func channelActive(context: ChannelHandlerContext) {
-        guard hub.register(self) else {
-            logger.warning("refusing a connection: client limit reached", metadata: ["limit": "\(hub.configuration.maximumClients)"])
-            fail(ProtocolError(.tooManyClients, "the server is at its limit of \(hub.configuration.maximumClients) clients"), id: nil)
-            return
-        }
-        registered = true
         PeerCredentials.of(context.channel).assumeIsolated().whenComplete { [self] result in
             if case .success(let credentials) = result {
                 peer = credentials
                 logger[metadataKey: "peer"] = "\(credentials)"
             }
-            logger.debug("client connected")
+            admit()
         }
-        send(.hello(protocol: OrientationProtocol.version, server: hub.configuration.serverVersion, state: hub.state))
         context.fireChannelActive()
+    }
+
+    private func admit() {
+        guard let context, !closing else { return }
+        if let refusal = hub.register(self, peer: peer) {
+            fail(refusal, id: nil, log: false)  // the hub logs refusals, rate-limited
+            return
+        }
+        registered = true
+        logger.debug("client connected")
+        send(.hello(protocol: OrientationProtocol.version, server: hub.configuration.serverVersion, state: hub.state))
+        scheduleIdleCheck(after: hub.configuration.idleTimeout)
+        if buffer != nil { processLines(context: context) }
     }
 
     func channelInactive(context: ChannelHandlerContext) {
         if registered { hub.unregister(self) }
         registered = false
+        idleTimer?.cancel()
+        idleTimer = nil
         if let buffer, buffer.readableBytes > 0 {
             logger.debug("client left with an unfinished line", metadata: ["bytes": "\(buffer.readableBytes)"])
         }
@@ -73,6 +104,26 @@ final class ClientConnectionHandler: ChannelInboundHandler {
         context.close(promise: nil)
     }
 
+    // MARK: Idle timeout
+
+    /// Checks at `lastActivity + idleTimeout` (one timer, rescheduled only when it fires; lines
+    /// merely move `lastActivity`), closing a connection that is neither subscribed nor talking.
+    /// Not called while subscribed.
+    private func scheduleIdleCheck(after delay: Double) {
+        guard let context else { return }
+        idleTimer = context.eventLoop.assumeIsolated().scheduleTask(in: .clamped(seconds: delay)) { [self] in
+            idleTimer = nil
+            guard !closing, self.context != nil, !isSubscribed else { return }
+            let timeout = hub.configuration.idleTimeout
+            let idle = Double((NIODeadline.now() - lastActivity).nanoseconds) / 1e9
+            if idle < timeout {
+                scheduleIdleCheck(after: timeout - idle)
+            } else {
+                fail(ProtocolError(.idleTimeout, "no subscription and no request for \(timeout) s"), id: nil)
+            }
+        }
+    }
+
     // MARK: Reading
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -83,21 +134,33 @@ final class ClientConnectionHandler: ChannelInboundHandler {
         } else {
             buffer!.writeBuffer(&incoming)
         }
+        if registered {
+            processLines(context: context)
+        } else if let buffer, buffer.readableBytes > hub.configuration.maximumLineLength * 4 {
+            // Not admitted yet (credentials pending): hold little.
+            lineTooLong()
+        }
+    }
+
+    private func processLines(context: ChannelHandlerContext) {
         let limit = hub.configuration.maximumLineLength
         while !closing, var current = buffer {
             guard let newline = current.readableBytesView.firstIndex(of: UInt8(ascii: "\n")) else {
-                if current.readableBytes > limit { lineTooLong() }
+                // Without its newline a line may still end in "\r": allow for it.
+                if current.readableBytes > limit + 1 { lineTooLong() }
                 break
             }
-            let length = newline - current.readerIndex
+            var length = newline - current.readerIndex
+            let endsInCR = length > 0 && current.getInteger(at: newline - 1, as: UInt8.self) == UInt8(ascii: "\r")
+            if endsInCR { length -= 1 }  // the limit counts the line, not its terminator
             let line = current.readBytes(length: length)!
-            current.moveReaderIndex(forwardBy: 1)
+            current.moveReaderIndex(to: newline + 1)
             buffer = current.readableBytes > 0 ? current : nil
             if length > limit {
                 lineTooLong()
                 break
             }
-            handle(line: line.last == UInt8(ascii: "\r") ? Array(line.dropLast()) : line)
+            handle(line: line)
         }
         if let current = buffer, current.readerIndex > 64 * 1024 {
             var compacted = current
@@ -111,12 +174,14 @@ final class ClientConnectionHandler: ChannelInboundHandler {
     }
 
     private func handle(line: [UInt8]) {
-        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }  // blank lines are harmless
-        let now = Double(NIODeadline.now().uptimeNanoseconds) / 1e9
-        guard limiter.take(now: now) else {
-            fail(ProtocolError(.rateLimited, "more than \(Int(limiter.rate)) requests per second (burst \(Int(limiter.burst)))"), id: nil)
+        // Every line counts against the rate, blank ones too: a flood of newlines is a flood.
+        let now = NIODeadline.now()
+        lastActivity = now
+        guard limiter.take(now: Double(now.uptimeNanoseconds) / 1e9) else {
+            fail(ProtocolError(.rateLimited, "more than \(Int(limiter.rate)) lines per second (burst \(Int(limiter.burst)))"), id: nil)
             return
         }
+        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }  // blank lines get no reply
         let request: ClientRequest
         do {
             request = try ClientRequest.parse(line)
@@ -154,9 +219,18 @@ final class ClientConnectionHandler: ChannelInboundHandler {
 
     // MARK: Writing
 
-    /// Sends a reply now (replies are never coalesced; the request rate bounds them).
+    /// Sends a reply now (replies are never coalesced). The request rate bounds how fast they
+    /// come; `maximumOutputBytes` bounds how many may wait for a client that does not read.
     private func send(_ message: ServerMessage) {
         write(message.line)
+        guard let context, !closing, !context.channel.isWritable,
+              let queued = try? context.channel.syncOptions?.getOption(.bufferedWritableBytes),
+              queued > hub.configuration.maximumOutputBytes else { return }
+        logger.notice("dropping a client that does not read its replies",
+                      metadata: ["queued-bytes": "\(queued)", "limit": "\(hub.configuration.maximumOutputBytes)"])
+        closing = true
+        buffer = nil
+        context.close(promise: nil)
     }
 
     private func write(_ line: String) {
@@ -187,10 +261,10 @@ final class ClientConnectionHandler: ChannelInboundHandler {
     }
 
     /// Says why, then closes.
-    private func fail(_ error: ProtocolError, id: JSONValue?) {
+    private func fail(_ error: ProtocolError, id: JSONValue?, log: Bool = true) {
         guard let context, !closing else { return }
-        logger.info("closing connection", metadata: ["reason": "\(error.code.rawValue)"])
-        send(.error(error, id: id))
+        if log { logger.info("closing connection", metadata: ["reason": "\(error.code.rawValue)"]) }
+        write(ServerMessage.error(error, id: id).line)
         closing = true
         buffer = nil
         context.close(promise: nil)
@@ -202,7 +276,7 @@ final class ClientConnectionHandler: ChannelInboundHandler {
             pendingEvent = nil
             write(line)
         }
-        send(.goodbye(reason: reason))
+        write(ServerMessage.goodbye(reason: reason).line)
         closing = true
         let promise = hub.eventLoop.makePromise(of: Void.self)
         context.close(promise: promise)

@@ -3,6 +3,7 @@ import NIOCore
 import NIOPosix
 import OrientationProtocol
 import Synchronization
+import Glibc
 
 /// The Unix-socket server: binds (or adopts a socket from systemd), runs every connection on one
 /// event loop with the ``SubscriptionHub``, and shuts down gracefully.
@@ -38,7 +39,20 @@ public final class OrientationSocketServer: Sendable {
     public static func start(configuration: ServerConfiguration, logger: Logger, listeningSocket: Int32? = nil,
                              onClaimChange: @escaping @Sendable (Bool) -> Void) async throws -> OrientationSocketServer {
         let privileges = try PrivilegePolicy(uids: configuration.privilegedUIDs, group: configuration.privilegedGroup)
-        if listeningSocket == nil { try SocketPath.prepare(configuration.socketPath) }
+        // Our own socket is bound here, with its mode and group from the start (SocketPath);
+        // systemd's is adopted as it is. NIO then serves either descriptor.
+        let descriptor: Int32
+        if let listeningSocket {
+            descriptor = listeningSocket
+        } else {
+            try SocketPath.prepare(configuration.socketPath)
+            if SocketPath.directoryIsOpenToOthers(configuration.socketPath) {
+                logger.warning("the socket's directory is writable by other users and not sticky: they could replace the socket",
+                               metadata: ["socket": "\(configuration.socketPath)"])
+            }
+            descriptor = try SocketPath.bindListening(configuration.socketPath, mode: configuration.socketMode,
+                                                      group: configuration.socketGroup, backlog: 512)
+        }
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let loop = group.next()
         let boundHub = try await loop.submit {
@@ -46,7 +60,11 @@ public final class OrientationSocketServer: Sendable {
                                          logger: logger, onClaimChange: onClaimChange), eventLoop: loop)
         }.get()
         let bootstrap = ServerBootstrap(group: group)
-            .serverChannelOption(.backlog, value: 512)
+            .serverChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(DescriptorExhaustionHandler(listeningDescriptor: descriptor, logger: logger))
+                }
+            }
             .childChannelOption(.writeBufferWaterMark, value: .init(low: configuration.writeBufferLowWaterMark,
                                                                      high: configuration.writeBufferHighWaterMark))
             .childChannelInitializer { channel in
@@ -56,27 +74,17 @@ public final class OrientationSocketServer: Sendable {
             }
         let channel: Channel
         do {
-            if let listeningSocket {
-                channel = try await bootstrap.withBoundSocket(listeningSocket).get()
-            } else {
-                channel = try await bootstrap.bind(unixDomainSocketPath: configuration.socketPath).get()
-            }
+            channel = try await bootstrap.withBoundSocket(descriptor).get()
         } catch {
             try? await group.shutdownGracefully()
+            if listeningSocket == nil {
+                close(descriptor)
+                unlink(configuration.socketPath)
+            }
             // IOError's description carries the failing call and errno text; others say what they are.
             throw ServerError.cannotListen(configuration.socketPath, reason: "\(error)")
         }
-        var identity: (dev: UInt, ino: UInt)? = nil
-        if listeningSocket == nil {
-            do {
-                try SocketPath.setPermissions(configuration.socketPath, mode: configuration.socketMode, group: configuration.socketGroup)
-            } catch {
-                try? await channel.close()
-                try? await group.shutdownGracefully()
-                throw error
-            }
-            identity = SocketPath.identity(configuration.socketPath)
-        }
+        let identity = listeningSocket == nil ? SocketPath.identity(configuration.socketPath) : nil
         let handle = try await loop.submit { SubscriptionHub.Handle(boundHub.value) }.get()
         logger.info("listening", metadata: ["socket": "\(configuration.socketPath)",
                                             "activation": "\(listeningSocket == nil ? "bound" : "systemd")"])

@@ -16,7 +16,25 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var maximumLineLength = 4096
     /// Most simultaneous connections; more are told `too-many-clients` and closed.
     public var maximumClients = 4096
-    /// Sustained requests per second per connection, and the burst allowed above it.
+    /// Most simultaneous connections of one user id (root is exempt): one user cannot take
+    /// every slot. More are told `too-many-clients` and closed.
+    public var maximumClientsPerUser = 64
+    /// Slots of `maximumClients` that only privileged peers (root, `privilegedUIDs`, members of
+    /// `privilegedGroup`) may take: however many users crowd in, root can still `get` and `lock`.
+    /// At most half of `maximumClients` is held back, whatever this says.
+    public var reservedClients = 64
+
+    /// The reserve in effect: ``reservedClients``, at most half of ``maximumClients``.
+    public var effectiveReserve: Int { min(reservedClients, maximumClients / 2) }
+    /// A connection that is not subscribed and sends nothing for this long, in seconds, is told
+    /// `idle-timeout` and closed (a subscriber is never idle).
+    public var idleTimeout = 60.0
+    /// Outbound bytes a connection may have queued (replies it does not read); beyond this it is
+    /// dropped without a reply, since it would not read one. Events never count here: they are
+    /// coalesced above the high-water mark.
+    public var maximumOutputBytes = 64 * 1024
+    /// Sustained request lines per second per connection (blank lines count too), and the burst
+    /// allowed above it. With `maximumLineLength` this also bounds the bytes a client may send.
     public var requestsPerSecond = 20.0
     public var requestBurst = 40.0
     /// Outbound bytes buffered per connection before it counts as slow; from then on only the
@@ -28,5 +46,11 @@ public struct ServerConfiguration: Sendable, Equatable {
 
     public init(socketPath: String) {
         self.socketPath = socketPath
+    }
+
+    /// The id of a group given by name or number, `nil` when there is none (for validating
+    /// `socket-group` and `privileged-group` where they are written).
+    public static func groupID(named name: String) -> UInt32? {
+        PrivilegePolicy.groupID(named: name)
     }
 }

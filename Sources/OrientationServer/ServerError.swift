@@ -4,6 +4,8 @@ public enum ServerError: Error, Hashable, Sendable, CustomStringConvertible {
     case pathIsNotASocket(String, kind: String)
     /// A live server already listens on the path.
     case socketInUse(String)
+    /// A server listens on the path but accepts nothing (stopped, or its backlog is full).
+    case socketStuck(String)
     /// The path is longer than a Unix socket address holds (107 bytes).
     case pathTooLong(String)
     /// A system call failed while preparing the socket.
@@ -18,7 +20,9 @@ public enum ServerError: Error, Hashable, Sendable, CustomStringConvertible {
         case let .pathIsNotASocket(path, kind):
             return "\(path) exists and is \(kind), not a socket; refusing to replace it (remove it or choose another --socket)"
         case let .socketInUse(path):
-            return "another server is already listening on \(path)"
+            return "another server is already listening on \(path) (the socket is in use)"
+        case let .socketStuck(path):
+            return "another server holds \(path) but accepts no connections (stopped, or its backlog is full); the socket is in use, so it is left alone"
         case let .pathTooLong(path):
             return "socket path is longer than 107 bytes: \(path)"
         case let .system(path, call, code):

@@ -22,15 +22,95 @@ enum SocketPath {
         case S_IFLNK: throw .pathIsNotASocket(path, kind: "a symbolic link")
         default: throw .pathIsNotASocket(path, kind: "a special file")
         }
-        if isAccepting(path) { throw .socketInUse(path) }
+        switch liveness(path) {
+        case .accepting: throw .socketInUse(path)
+        case .stuck: throw .socketStuck(path)
+        case .stale: break
+        }
         guard unlink(path) == 0 || errno == ENOENT else { throw .system(path, call: "unlink", errno: errno) }
     }
 
-    /// True when a server accepts connections on `path`.
-    static func isAccepting(_ path: String) -> Bool {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return false }
+    /// What a non-blocking connection attempt says about the server behind `path`.
+    enum Liveness: Equatable {
+        /// Nobody listens (a stale socket file): safe to replace.
+        case stale
+        /// A server accepts connections.
+        case accepting
+        /// A server listens but its backlog is full (stopped, or stuck): in use, not ours.
+        case stuck
+    }
+
+    /// Probes `path` without ever blocking: a stopped daemon with a full backlog made a
+    /// blocking `connect` wait forever (issue 9), so a second daemon hung at startup.
+    static func liveness(_ path: String) -> Liveness {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        guard fd >= 0 else { return .stale }
         defer { close(fd) }
+        var address = address(path)
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        if result == 0 { return .accepting }
+        // A Unix stream socket never answers EINPROGRESS: a full backlog is EAGAIN at once.
+        return errno == EAGAIN || errno == EINPROGRESS ? .stuck : .stale
+    }
+
+    /// Creates the listening socket at `path` with `mode` (and `group`) from the start.
+    ///
+    /// The mode is never applied by path after `bind`: in a directory another user may write
+    /// to, that user could swap the path for a symlink between the two calls and have root
+    /// chmod any file (issue 9). Instead the socket's inode gets the mode before `bind` (Linux
+    /// gives the file the socket inode's mode, masked by the umask) and the umask is cleared
+    /// around `bind` (as systemd does for its sockets); at this point of startup no other thread
+    /// creates files. The group is set with `fchownat(AT_SYMLINK_NOFOLLOW)`, which never follows
+    /// a symlink. - Returns: the listening descriptor (non-blocking, close-on-exec).
+    static func bindListening(_ path: String, mode: UInt32, group: String?, backlog: Int32) throws(ServerError) -> Int32 {
+        var gid: UInt32? = nil
+        if let group {
+            guard let id = PrivilegePolicy.groupID(named: group) else { throw .unknownGroup(group) }
+            gid = id
+        }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        guard fd >= 0 else { throw .system(path, call: "socket", errno: errno) }
+        var address = address(path)
+        guard fchmod(fd, mode_t(mode)) == 0 else {
+            let code = errno
+            close(fd)
+            throw .system(path, call: "fchmod", errno: code)
+        }
+        let previous = umask(0)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        let bindErrno = errno
+        umask(previous)
+        guard bound == 0 else {
+            close(fd)
+            throw .cannotListen(path, reason: "bind: \(SystemErrorText.describe(bindErrno))")
+        }
+        if let gid, fchownat(AT_FDCWD, path, UInt32.max, gid, AT_SYMLINK_NOFOLLOW) != 0 {
+            let code = errno
+            close(fd)
+            throw .system(path, call: "fchownat", errno: code)
+        }
+        guard listen(fd, backlog) == 0 else {
+            let code = errno
+            close(fd)
+            throw .system(path, call: "listen", errno: code)
+        }
+        return fd
+    }
+
+    /// True when others may write to `path`'s directory without its sticky bit: another user
+    /// could then replace the socket (the daemon warns; see docs/PROTOCOL.md).
+    static func directoryIsOpenToOthers(_ path: String) -> Bool {
+        let parent = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        var info = stat()
+        guard stat(parent.isEmpty ? (path.hasPrefix("/") ? "/" : ".") : parent, &info) == 0 else { return false }
+        return info.st_mode & S_IWOTH != 0 && info.st_mode & S_ISVTX == 0
+    }
+
+    private static func address(_ path: String) -> sockaddr_un {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
@@ -38,19 +118,7 @@ enum SocketPath {
             raw.copyBytes(from: bytes)
             raw[bytes.count] = 0
         }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        return result == 0
-    }
-
-    /// Applies mode and group after binding.
-    static func setPermissions(_ path: String, mode: UInt32, group: String?) throws(ServerError) {
-        if let group {
-            guard let gid = PrivilegePolicy.groupID(named: group) else { throw .unknownGroup(group) }
-            guard chown(path, UInt32.max, gid) == 0 else { throw .system(path, call: "chown", errno: errno) }
-        }
-        guard chmod(path, mode_t(mode)) == 0 else { throw .system(path, call: "chmod", errno: errno) }
+        return address
     }
 
     /// The socket's inode, to remove only our own socket at shutdown.

@@ -14,6 +14,11 @@ public final class SubscriptionHub {
     private(set) var state = OrientationState()
     private var lastChange: NIODeadline? = nil
     private var connections: [ObjectIdentifier: ClientConnectionHandler] = [:]
+    /// Connections per user id (`nil`: a peer whose credentials could not be read), and of
+    /// unprivileged peers in all: the limits that keep one user from taking every slot.
+    private var connectionsPerUser: [UInt32?: Int] = [:]
+    private var unprivilegedConnections = 0
+    private var refusalLog = LogThrottle()
     private var subscriberCount = 0
     private(set) var sensorActive = false
     private var shuttingDown = false
@@ -42,17 +47,46 @@ public final class SubscriptionHub {
 
     // MARK: Connections
 
-    /// Registers a connection; false when the server is full or shutting down.
-    func register(_ connection: ClientConnectionHandler) -> Bool {
+    /// Admits a connection from `peer`, or says why not (`too-many-clients`, closing).
+    ///
+    /// Limits, in order: shutting down; `maximumClients` in all; unprivileged peers together
+    /// leave `reservedClients` free; each user id other than root has `maximumClientsPerUser`.
+    func register(_ connection: ClientConnectionHandler, peer: PeerCredentials?) -> ProtocolError? {
         eventLoop.preconditionInEventLoop()
-        guard !shuttingDown, connections.count < configuration.maximumClients else { return false }
+        let limit = configuration.maximumClients
+        let privileged = peer.map(privileges.allows) ?? false
+        let user = peer?.uid
+        let refusal: String? =
+            if shuttingDown { "the server is shutting down" }
+            else if connections.count >= limit { "the server is at its limit of \(limit) clients" }
+            else if !privileged && unprivilegedConnections >= limit - configuration.effectiveReserve {
+                "the server keeps its last \(configuration.effectiveReserve) of \(limit) connections for root and the privileged group"
+            } else if user != 0 && connectionsPerUser[user, default: 0] >= configuration.maximumClientsPerUser {
+                "\(user.map { "uid \($0)" } ?? "an unidentified peer") already has \(configuration.maximumClientsPerUser) connections, the limit per user"
+            } else { nil }
+        if let refusal {
+            let (log, suppressed) = refusalLog.admit(now: Double(NIODeadline.now().uptimeNanoseconds) / 1e9)
+            if log && !shuttingDown {
+                logger.warning("refusing connections", metadata: ["reason": "\(refusal)", "peer": "\(peer.map { "\($0)" } ?? "unknown")",
+                                                                 "refusals-not-logged": "\(suppressed)"])
+            }
+            return ProtocolError(.tooManyClients, refusal)
+        }
         connections[ObjectIdentifier(connection)] = connection
-        return true
+        connectionsPerUser[user, default: 0] += 1
+        if !privileged { unprivilegedConnections += 1 }
+        connection.admission = (user, privileged)
+        return nil
     }
 
     func unregister(_ connection: ClientConnectionHandler) {
         eventLoop.preconditionInEventLoop()
         guard connections.removeValue(forKey: ObjectIdentifier(connection)) != nil else { return }
+        if let (user, privileged) = connection.admission {
+            connectionsPerUser[user, default: 1] -= 1
+            if connectionsPerUser[user] == 0 { connectionsPerUser[user] = nil }
+            if !privileged { unprivilegedConnections -= 1 }
+        }
         if connection.isSubscribed { setSubscribed(connection, false) }
     }
 

@@ -24,4 +24,7 @@ int orientationd_peer_credentials(int fd, orientationd_ucred *out);
 /// supplementary, per the group database), 0 when not, -1 when the user is unknown.
 int orientationd_user_in_group(uint32_t uid, uint32_t gid, uint32_t group);
 
+/// accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK): a GNU call Swift's Glibc hides.
+int orientationd_accept_nonblocking(int fd);
+
 #endif
