@@ -75,7 +75,11 @@ public final class OrientationService: Sendable {
     /// created before ``start(source:detector:server:listeningSocket:exitWhenDone:watchHotplug:logger:)``
     /// so that a signal during startup is kept rather than fatal; without it the group traps
     /// them itself once it runs.
-    public func serviceGroup(logger: Logger, shutdownSignals: UnixSignalsSequence? = nil) -> ServiceGroup {
+    ///
+    /// `ignoredSignals` (SIGHUP, SIGUSR1, SIGUSR2 from the daemon) are logged and otherwise
+    /// ignored, so a stray one never kills the daemon.
+    public func serviceGroup(logger: Logger, shutdownSignals: UnixSignalsSequence? = nil,
+                             ignoredSignals: UnixSignalsSequence? = nil) -> ServiceGroup {
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: SocketServerService(server: server)),
             .init(service: PipelineService(pipeline: pipeline, monitor: monitor), successTerminationBehavior: .gracefullyShutdownGroup),
@@ -83,6 +87,9 @@ public final class OrientationService: Sendable {
         if let shutdownSignals {
             services.append(.init(service: ShutdownSignalService(signals: shutdownSignals, logger: logger),
                                   successTerminationBehavior: .gracefullyShutdownGroup))
+        }
+        if let ignoredSignals {
+            services.append(.init(service: IgnoredSignalService(signals: ignoredSignals, logger: logger)))
         }
         return ServiceGroup(configuration: .init(
             services: services,

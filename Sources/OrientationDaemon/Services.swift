@@ -52,3 +52,21 @@ struct ShutdownSignalService: Service {
         }
     }
 }
+
+/// Logs and otherwise ignores signals that must not kill the daemon (SIGHUP, SIGUSR1, SIGUSR2:
+/// by default each terminates the process, without goodbye, leaving the socket file behind).
+/// The sequence, created first thing, replaces their default action; this service says so in
+/// the log each time one arrives. Ends with the group.
+struct IgnoredSignalService: Service {
+    let signals: UnixSignalsSequence
+    let logger: Logger
+
+    func run() async throws {
+        try await cancelWhenGracefulShutdown {
+            for await signal in signals {
+                logger.notice("ignoring a signal", metadata: ["signal": "\(signal)",
+                                                              "reason": "orientationd does not reload its configuration yet"])
+            }
+        }
+    }
+}

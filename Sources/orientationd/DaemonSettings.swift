@@ -4,6 +4,7 @@ import OrientationCore
 import OrientationProtocol
 import OrientationServer
 import SensorIIO
+import SensorLog
 import SensorPipeline
 
 /// The daemon's settings: defaults, then the configuration file, then the command line.
@@ -17,10 +18,8 @@ struct DaemonSettings {
 
     init(command: Orientationd) throws {
         if let path = command.config {
-            let bytes = try Self.read(path)
             do {
-                let file = try ConfigFile(parsing: bytes, source: path,
-                                          knownSections: ConfigFile.orientationdSections)
+                let file = try ConfigurationFileReader.load(path)
                 try detector.apply(file)
                 try Self.apply(file, to: &server)
                 for entry in file.entries(in: "sensor") {
@@ -45,59 +44,80 @@ struct DaemonSettings {
             guard let mode = UInt32(text, radix: 8), mode <= 0o777 else { throw ValidationError("--socket-mode must be octal such as 0660, not \(text)") }
             server.socketMode = mode
         }
+        for (option, group) in [("--socket-group", command.socketGroup), ("--privileged-group", command.privilegedGroup)] {
+            if let group, ServerConfiguration.groupID(named: group) == nil { throw ValidationError("\(option): no group named \"\(group)\"") }
+        }
         if let group = command.socketGroup { server.socketGroup = group }
         if let group = command.privilegedGroup { server.privilegedGroup = group }
         server.privilegedUIDs.formUnion(command.privilegedUIDs)
         if command.speed == "max" {
             speed = .maximum
-        } else if let factor = Double(command.speed), factor > 0, factor.isFinite {
+        } else if let factor = Double(command.speed), Self.speeds.contains(factor) {
             speed = .multiple(factor)
         } else {
-            throw ValidationError("--speed must be a positive number or max, not \(command.speed)")
+            throw ValidationError("--speed must be a multiple of real time from 0.001 to 1000000, or max; not \(command.speed)")
+        }
+        if let duration = command.duration, !(duration > 0 && duration <= SecondsConversion.maximum) {
+            throw ValidationError("--duration must be a number of seconds above 0 and at most 1e9, not \(duration)")
         }
     }
 
-    /// The `[server]` section.
+    /// Replay speeds that make sense: slower than 1/1000 a 10 s log takes three hours, and a
+    /// factor of 10⁻³⁰ overflowed the sleep (issue 9); faster than 10⁶, use max.
+    static let speeds = 0.001...1_000_000.0
+
+    /// The `[server]` section. Every value is checked here, so a mistake is named with its line
+    /// (a group that does not exist too, not later when the socket is set up).
     static func apply(_ file: ConfigFile, to server: inout ServerConfiguration) throws(ConfigFileError) {
+        var reservedLine: Int? = nil
         for entry in file.entries(in: serverSection) {
             func fail(_ message: String) -> ConfigFileError { ConfigFileError(source: file.source, line: entry.line, message: "\(entry.name): \(message)") }
             func positive() throws(ConfigFileError) -> Int {
                 guard let v = Int(entry.value), v > 0 else { throw fail("must be a positive whole number, not \"\(entry.value)\"") }
                 return v
             }
+            func positiveNumber() throws(ConfigFileError) -> Double {
+                guard let v = Double(entry.value), v.isFinite, v > 0 else { throw fail("must be a positive, finite number, not \"\(entry.value)\"") }
+                return v
+            }
+            func group() throws(ConfigFileError) -> String {
+                guard ServerConfiguration.groupID(named: entry.value) != nil else { throw fail("no group named \"\(entry.value)\"") }
+                return entry.value
+            }
             switch entry.name {
             case "socket": server.socketPath = entry.value
             case "socket-mode":
                 guard let mode = UInt32(entry.value, radix: 8), mode <= 0o777 else { throw fail("must be octal such as 0660, not \"\(entry.value)\"") }
                 server.socketMode = mode
-            case "socket-group": server.socketGroup = entry.value
-            case "privileged-group": server.privilegedGroup = entry.value
+            case "socket-group": server.socketGroup = try group()
+            case "privileged-group": server.privilegedGroup = try group()
             case "max-clients": server.maximumClients = try positive()
+            case "max-clients-per-user": server.maximumClientsPerUser = try positive()
+            case "reserved-clients":
+                guard let v = Int(entry.value), v >= 0 else { throw fail("must be a whole number, 0 or more, not \"\(entry.value)\"") }
+                server.reservedClients = v
+                reservedLine = entry.line
+            case "idle-timeout":
+                let v = try positiveNumber()
+                guard v <= SecondsConversion.maximum else { throw fail("must be at most 1e9 seconds, not \"\(entry.value)\"") }
+                server.idleTimeout = v
+            case "max-output-buffer": server.maximumOutputBytes = try positive()
             case "max-line-length": server.maximumLineLength = try positive()
-            case "requests-per-second":
-                guard let v = Double(entry.value), v > 0 else { throw fail("must be a positive number, not \"\(entry.value)\"") }
-                server.requestsPerSecond = v
+            case "requests-per-second": server.requestsPerSecond = try positiveNumber()
             case "request-burst":
-                guard let v = Double(entry.value), v >= 1 else { throw fail("must be at least 1, not \"\(entry.value)\"") }
+                guard let v = Double(entry.value), v.isFinite, v >= 1 else { throw fail("must be a finite number, at least 1, not \"\(entry.value)\"") }
                 server.requestBurst = v
             default:
-                throw ConfigFileError(source: file.source, line: entry.line, message: "unknown server setting \(entry.name); known: socket, socket-mode, socket-group, privileged-group, max-clients, max-line-length, requests-per-second, request-burst")
+                throw ConfigFileError(source: file.source, line: entry.line, message: "unknown server setting \(entry.name); known: \(knownServerSettings.joined(separator: ", "))")
             }
+        }
+        if let reservedLine, server.reservedClients >= server.maximumClients {
+            throw ConfigFileError(source: file.source, line: reservedLine,
+                                  message: "reserved-clients: must be below max-clients (\(server.maximumClients)), not \(server.reservedClients)")
         }
     }
 
-    static func read(_ path: String) throws -> String {
-        guard let file = fopen(path, "r") else {
-            throw DaemonFailure("\(path): cannot open: \(String(cString: strerror(errno)))")
-        }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = fread(&buffer, 1, buffer.count, file)
-            if n == 0 { break }
-            bytes.append(contentsOf: buffer[0..<n])
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
+    static let knownServerSettings = ["socket", "socket-mode", "socket-group", "privileged-group", "max-clients", "max-clients-per-user",
+                                      "reserved-clients", "idle-timeout", "max-output-buffer", "max-line-length", "requests-per-second",
+                                      "request-burst"]
 }

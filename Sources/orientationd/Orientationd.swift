@@ -44,7 +44,7 @@ struct Orientationd: AsyncParsableCommand {
     @Flag(help: "Replay the log in a loop.")
     var loop = false
 
-    @Flag(help: "Shut down once a non-looping replay has ended.")
+    @Flag(help: "Shut down once a non-looping replay has ended. The replay starts with the first subscriber (or claim), as always.")
     var exitWhenDone = false
 
     @Option(help: "The socket path.")
@@ -111,6 +111,17 @@ struct Orientationd: AsyncParsableCommand {
         // First of all: from here on SIGTERM and SIGINT are kept for a graceful shutdown, even
         // one that arrives before the service group runs.
         let shutdownSignals = await UnixSignalsSequence(trapping: .sigterm, .sigint)
+        // Signals a service manager or a user may send that would otherwise kill the daemon
+        // without goodbye and leave its socket behind (issue 9): logged and ignored until
+        // reload exists.
+        let ignoredSignals = await UnixSignalsSequence(trapping: .sighup, .sigusr1, .sigusr2)
+        if exitWhenDone {
+            if replay == nil {
+                logger.warning("--exit-when-done only applies to --replay; ignoring it")
+            } else {
+                logger.notice("waiting for the first subscriber to start the replay; orientationd exits once the log has been replayed")
+            }
+        }
         let service: OrientationService
         do {
             service = try await OrientationService.start(source: source, detector: settings.detector, server: settings.server,
@@ -119,7 +130,7 @@ struct Orientationd: AsyncParsableCommand {
         } catch let error as ServerError {
             throw DaemonFailure(error.description)
         }
-        let group = service.serviceGroup(logger: logger, shutdownSignals: shutdownSignals)
+        let group = service.serviceGroup(logger: logger, shutdownSignals: shutdownSignals, ignoredSignals: ignoredSignals)
         SystemdIntegration.notify("READY=1\nSTATUS=serving \(settings.server.socketPath)")
         try await group.run()
         SystemdIntegration.notify("STOPPING=1")

@@ -55,7 +55,7 @@ import Testing
         }.joined(separator: "\n")
         let file = try ConfigFile(parsing: uncommented, source: path, knownSections: ConfigFile.orientationdSections)
         #expect(file.entries(in: "detector").count == OrientationDetector.Configuration.parameters.count)
-        #expect(file.entries(in: "server").count == 8)
+        #expect(file.entries(in: "server").count == 12)
         #expect(file.entries(in: "sensor").count == 7)
         var configuration = OrientationDetector.Configuration()
         configuration.settleTime = 42
