@@ -2,7 +2,7 @@
 SWIFT ?= swift
 LOG ?= data/xio-fusion/handheld.log
 
-.PHONY: all setup build demo replay test test-repeat bench bench-iio bench-idle clean
+.PHONY: all setup build demo replay test test-repeat bench bench-iio bench-idle bench-dos clean
 
 all: build
 
@@ -53,6 +53,12 @@ bench-iio: setup
 bench-idle: setup
 	$(SWIFT) build -c release --product orientationd
 	Benchmarks/iio-wakeups.py --idle .build/release/orientationd
+
+## Issue 9's three denial-of-service loads at once (as other users; needs root): root's get
+## latency, fresh connections, the daemon's memory and CPU. SECONDS=120 by default.
+bench-dos: setup
+	$(SWIFT) build -c release --product orientationd
+	Benchmarks/dos-load.py --seconds $(or $(SECONDS),120) --report bench-dos.md .build/release/orientationd
 
 clean:
 	$(SWIFT) package clean

@@ -54,21 +54,32 @@ final class ChildProcess {
     func wait(timeout: Double = 20) -> Int32? {
         if let exitStatus { return exitStatus }
         let deadline = TestSocket.now() + timeout
-        while TestSocket.now() < deadline {
+        repeat {
             var status: Int32 = 0
             let result = waitpid(pid, &status, WNOHANG)
             if result == pid {
                 exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
                 return exitStatus
             }
-            usleep(5_000)
-        }
+            if timeout > 0 { usleep(5_000) }
+        } while TestSocket.now() < deadline
         return nil
     }
 
     func terminate() -> Int32? {
         kill(pid, SIGTERM)
         return wait()
+    }
+
+    /// Waits until standard error contains `text` (a log line appearing in a file is not
+    /// awaitable: polled, with a deadline).
+    func waitForStderr(containing text: String, timeout: Double = 10) -> Bool {
+        let deadline = TestSocket.now() + timeout
+        repeat {
+            if stderr.contains(text) { return true }
+            usleep(10_000)
+        } while TestSocket.now() < deadline
+        return false
     }
 
     var stdout: String { Self.read(stdoutPath) }
