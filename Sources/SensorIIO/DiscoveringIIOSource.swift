@@ -19,9 +19,13 @@ public final class DiscoveringIIOSource: SensorSource {
     /// Devices whose buffer delivered nothing on the last open: read polled on the next one.
     private let pollNext = Mutex<Set<String>>([])
 
-    public init(settings: IIOSettings, logger: Logger) {
+    /// Passed to every reader, to notice a system suspend (tests script one).
+    private let clocks: SystemClocks
+
+    public init(settings: IIOSettings, logger: Logger, clocks: SystemClocks = .system) {
         self.settings = settings
         self.logger = logger
+        self.clocks = clocks
     }
 
     /// What ``open()`` would use now, and why (for `orientationd --list-sensors`).
@@ -58,7 +62,7 @@ public final class DiscoveringIIOSource: SensorSource {
         let (_, choice, plan, matrix) = try plan()
         for warning in choice.warnings { logger.warning("\(warning)") }
         guard let plan, let accel = choice.accelerometer, let matrix else {
-            throw IIOError("no display accelerometer found (orientationd --list-sensors shows what there is)")
+            throw IIOError.noAccelerometer
         }
         for (source, reason) in matrix.rejected {
             logger.warning("ignoring an invalid mount matrix", metadata: ["source": "\(source)", "reason": "\(reason)"])
@@ -75,7 +79,7 @@ public final class DiscoveringIIOSource: SensorSource {
             "device": "\(accel.id)", "name": "\(accel.name)", "mode": "\(plan.mode)",
             "mount-matrix": "\(matrix.matrix)", "mount-matrix-source": "\(matrix.source)",
         ])
-        let stream = try await IIOSensorSource(plan: plan, gyroscope: gyroPlan, name: "\(accel.id) (\(accel.name))").open()
+        let stream = try await IIOSensorSource(plan: plan, gyroscope: gyroPlan, name: "\(accel.id) (\(accel.name))", clocks: clocks).open()
         guard case .buffered = plan.mode, settings.mode == .auto else { return stream }
         let id = accel.id
         return DeliveryWatch(stream) { [self] in pollNext.withLock { _ = $0.insert(id) } }
@@ -98,7 +102,8 @@ public final class DiscoveringIIOSource: SensorSource {
                 delivered = delivered || sample != nil
                 return sample
             } catch {
-                if !delivered, !(error is CancellationError) { onSilentFailure() }
+                // A resume is no sign of a silent buffer: it reopens buffered.
+                if !delivered, !(error is CancellationError), (error as? IIOError)?.reopensAtOnce != true { onSilentFailure() }
                 throw error
             }
         }

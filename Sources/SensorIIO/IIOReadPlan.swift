@@ -42,9 +42,3 @@ public struct IIOReadPlan: Sendable, Hashable {
         self.stallTimeout = stallTimeout
     }
 }
-
-/// Why reading a sensor failed.
-public struct IIOError: Error, Hashable, Sendable, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
-}

@@ -16,10 +16,10 @@ final class IIOReader: Sendable {
     private let continuation: AsyncThrowingStream<Sample, Error>.Continuation
     private let thread: OwnerThread
 
-    init(plan: IIOReadPlan, continuation: AsyncThrowingStream<Sample, Error>.Continuation) {
+    init(plan: IIOReadPlan, clocks: SystemClocks = .system, continuation: AsyncThrowingStream<Sample, Error>.Continuation) {
         self.plan = plan
         self.continuation = continuation
-        let reading = ReaderBody(plan: plan, continuation: continuation)
+        let reading = ReaderBody(plan: plan, clocks: clocks, continuation: continuation)
         thread = OwnerThread { owner in reading.run(owner) }
     }
 
@@ -41,6 +41,7 @@ final class IIOReader: Sendable {
 /// What runs on the reader thread; every libiio handle lives in its stack frames.
 private struct ReaderBody: Sendable {
     let plan: IIOReadPlan
+    let clocks: SystemClocks
     let continuation: AsyncThrowingStream<Sample, Error>.Continuation
 
     // MARK: - The reader thread
@@ -66,12 +67,12 @@ private struct ReaderBody: Sendable {
 
     private func read(_ owner: OwnerThread) throws(IIOError) {
         guard let context = iio_create_local_context() else {
-            throw IIOError("cannot create a libiio context: \(String(cString: strerror(errno)))")
+            throw .cannotCreateContext(errno: errno)
         }
         defer { iio_context_destroy(context) }
         iio_context_set_timeout(context, 250)
         guard let device = iio_context_find_device(context, plan.device) else {
-            throw IIOError("\(plan.device) is gone")
+            throw .deviceGone(plan.device)
         }
         let accel = try axes(device, plan.family.rawValue)
         let gyro = plan.readsGyroscope && plan.family == .accelerometer ? try axes(device, "anglvel") : []
@@ -87,7 +88,7 @@ private struct ReaderBody: Sendable {
         var result: [Axis] = []
         for axis in ["x", "y", "z"] {
             guard let channel = iio_device_find_channel(device, "\(kind)_\(axis)", false) else {
-                throw IIOError("\(plan.device) has no \(kind)_\(axis) channel")
+                throw .missingChannel(device: plan.device, channel: "\(kind)_\(axis)")
             }
             var scale = 1.0, offset = 0.0
             if iio_channel_attr_read_double(channel, "scale", &scale) != 0 { scale = 1 }
@@ -106,6 +107,7 @@ private struct ReaderBody: Sendable {
     /// Drivers without a buffer (da280, da217…): read the raw attributes on a fixed clock.
     private func poll(_ owner: OwnerThread, accel: [Axis], gyro: [Axis], rate: Double) throws(IIOError) {
         let period = 1 / max(rate, 0.1)
+        var suspend = SuspendWatch(clocks: clocks)
         var next = Self.monotonic()
         var lastGood = next
         while !owner.isStopping {
@@ -117,6 +119,9 @@ private struct ReaderBody: Sendable {
                 raw[axis] = value
             }
             let now = Self.monotonic()
+            if let slept = suspend.sleptSinceLastCheck() {
+                throw .resumedFromSuspend(device: plan.device, seconds: slept)
+            }
             if ok {
                 // A reading of exactly zero on every axis is no reading (a buffered device read
                 // through attributes it never updates): it counts toward the stall.
@@ -126,7 +131,7 @@ private struct ReaderBody: Sendable {
                 deliver(time: now, a, w)
             }
             if now - lastGood > plan.stallTimeout {
-                throw IIOError("\(plan.device) stalled: no reading for \(plan.stallTimeout) s")
+                throw .stalled(device: plan.device, seconds: plan.stallTimeout)
             }
             next += period
             if next < now { next = now }
@@ -150,7 +155,7 @@ private struct ReaderBody: Sendable {
             _ = iio_device_attr_write_double(device, "sampling_frequency", frequency)
         }
         guard let buffer = iio_device_create_buffer(device, max(batch, 1), false) else {
-            throw IIOError("cannot open the buffer of \(plan.device): \(String(cString: strerror(errno)))")
+            throw .cannotOpenBuffer(device: plan.device, errno: errno)
         }
         // A stop cancels a refill in progress (iio_buffer_cancel is thread-safe by libiio's
         // contract); the hook goes before the buffer does.
@@ -174,18 +179,25 @@ private struct ReaderBody: Sendable {
         let batchMilliseconds = 2000 * Double(max(batch, 1)) / max(min(rate, plan.samplingFrequency ?? rate), 0.1)
         iio_context_set_timeout(context, UInt32(max(250, min(10_000, batchMilliseconds.rounded(.up)))))
         var lastGood = Self.monotonic()
+        var suspend = SuspendWatch(clocks: clocks)
         while !owner.isStopping {
             let bytes = iio_buffer_refill(buffer)
             let now = Self.monotonic()
             if owner.isStopping { return }  // a cancelled refill
+            // After a resume: what this refill holds is from before the suspend (it must not
+            // decide anything now), and some drivers deliver nothing more until re-enabled.
+            // Throwing closes the buffer; the pipeline reopens at once.
+            if let slept = suspend.sleptSinceLastCheck() {
+                throw .resumedFromSuspend(device: plan.device, seconds: slept)
+            }
             if bytes < 0 {
                 if -bytes == Int(ETIMEDOUT) || -bytes == Int(EAGAIN) {
                     if now - lastGood > plan.stallTimeout {
-                        throw IIOError("\(plan.device) stalled: no data for \(plan.stallTimeout) s")
+                        throw .stalled(device: plan.device, seconds: plan.stallTimeout)
                     }
                     continue
                 }
-                throw IIOError("reading \(plan.device) failed: \(String(cString: strerror(Int32(-bytes))))")
+                throw .readFailed(device: plan.device, errno: Int32(-bytes))
             }
             if bytes == 0 { continue }
             lastGood = now

@@ -13,15 +13,19 @@ public final class IIOSensorSource: SensorSource {
     /// most this far apart (seconds); otherwise the sample goes without one.
     public static let mergeWindow = 0.05
 
-    public init(plan: IIOReadPlan, gyroscope: IIOReadPlan? = nil, name: String) {
+    /// Read after each wake-up to notice a suspend (``IIOError/resumedFromSuspend(device:seconds:)``).
+    public let clocks: SystemClocks
+
+    public init(plan: IIOReadPlan, gyroscope: IIOReadPlan? = nil, name: String, clocks: SystemClocks = .system) {
         self.plan = plan
         self.gyroscope = gyroscope
         self.name = name
+        self.clocks = clocks
     }
 
     public func open() async throws -> any SampleStream {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: Sample.self, bufferingPolicy: .bufferingNewest(4096))
-        let reader = IIOReader(plan: plan, continuation: continuation)
+        let reader = IIOReader(plan: plan, clocks: clocks, continuation: continuation)
         try reader.start()
         var gyroReader: IIOReader? = nil
         var merger: Task<Void, Never>? = nil
@@ -29,7 +33,7 @@ public final class IIOSensorSource: SensorSource {
         if var gyroPlan = gyroscope {
             gyroPlan.family = .gyroscope
             let (rates, rateContinuation) = AsyncThrowingStream.makeStream(of: Sample.self, bufferingPolicy: .bufferingNewest(64))
-            let second = IIOReader(plan: gyroPlan, continuation: rateContinuation)
+            let second = IIOReader(plan: gyroPlan, clocks: clocks, continuation: rateContinuation)
             do { try second.start() } catch {
                 await reader.stop()
                 throw error

@@ -66,7 +66,7 @@ final class OwnerThread: Sendable {
         guard result == 0 else {
             retained.release()
             state.withLock { $0.started = false }
-            throw IIOError("cannot start a thread: \(String(cString: strerror(result)))")
+            throw .cannotStartThread(errno: result)
         }
     }
 

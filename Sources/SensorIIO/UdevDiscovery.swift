@@ -6,18 +6,14 @@ import Glibc
 /// The udev handles live only inside one call (created, used and released on the calling thread);
 /// nothing libudev returns escapes as anything but Swift values.
 public enum UdevDiscovery {
-    public struct Failure: Error, CustomStringConvertible {
-        public let description: String
-    }
-
     /// Every device of the `iio` subsystem, described; sorted by id.
-    public static func sensors() throws(Failure) -> [SensorDescription] {
-        guard let udev = udev_new() else { throw Failure(description: "udev_new failed") }
+    public static func sensors() throws(IIOError) -> [SensorDescription] {
+        guard let udev = udev_new() else { throw .udev("udev_new failed") }
         defer { udev_unref(udev) }
-        guard let enumerate = udev_enumerate_new(udev) else { throw Failure(description: "udev_enumerate_new failed") }
+        guard let enumerate = udev_enumerate_new(udev) else { throw .udev("udev_enumerate_new failed") }
         defer { udev_enumerate_unref(enumerate) }
         udev_enumerate_add_match_subsystem(enumerate, "iio")
-        guard udev_enumerate_scan_devices(enumerate) >= 0 else { throw Failure(description: "cannot scan udev devices") }
+        guard udev_enumerate_scan_devices(enumerate) >= 0 else { throw .udev("cannot scan udev devices") }
         var result: [SensorDescription] = []
         var entry = udev_enumerate_get_list_entry(enumerate)
         while let current = entry {

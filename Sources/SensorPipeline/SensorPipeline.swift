@@ -13,6 +13,9 @@ import OrientationCore
 /// - Every detector event goes to `sink` as ``Event/orientation(_:)``, in order.
 /// - A sensor that fails is reported (``Event/sensorFailed(_:)``, which publishes `unknown`),
 ///   and reopened with a growing delay while still claimed; the daemon never exits for it.
+/// - A ``SensorStreamInterruption`` that ``SensorStreamInterruption/reopensAtOnce`` (a system
+///   resume, noticed by the IIO reader) closes the sensor and opens it again at once: no back-off,
+///   no `unknown`, and a fresh detector, so nothing from before the suspend decides after it.
 /// - ``run()`` returns after ``Commands/finish()`` (or ``finish()``), with the sensor closed.
 ///
 /// Not an actor: it protects no mutable state. ``run()`` owns the loop's state in its own frame,
@@ -145,6 +148,10 @@ public final class SensorPipeline: Sendable {
             sink(.sensorActive(false))
             logger.info("sensor closed", metadata: ["sensor": "\(source.name)"])
             if Task.isCancelled || failure is CancellationError { return }
+            if let interruption = failure as? any SensorStreamInterruption, interruption.reopensAtOnce {
+                logger.notice("reopening the sensor", metadata: ["sensor": "\(source.name)", "reason": "\(interruption)"])
+                continue
+            }
             if let failure {
                 await backOff(failure: "\(source.name) failed: \(failure)", delay: &delay)
                 continue

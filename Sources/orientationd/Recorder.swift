@@ -12,7 +12,7 @@ enum Recorder {
     static func record(source: DiscoveringIIOSource, to path: String, duration: Double?, logger: Logger) async throws {
         let (_, choice, plan, matrix) = try source.plan()
         guard let plan, let accel = choice.accelerometer, let matrix else {
-            throw IIOError("no display accelerometer to record (orientationd --list-sensors shows what there is)")
+            throw IIOError.noAccelerometer
         }
         var metadata = SensorLogMetadata()
         metadata.append(key: "device", value: "\(accel.name) (\(accel.id))")
