@@ -115,6 +115,21 @@ extension OrientationDetector.Configuration {
         try validate()
     }
 
+    /// Applies `--set` arguments, each `name=value` (blanks around the name and the value are
+    /// ignored), then validates: the one parser behind every command line that takes them.
+    ///
+    /// - Throws: ``ConfigurationError``, also for an argument without `=`.
+    public mutating func apply(assignments: [String]) throws(ConfigurationError) {
+        var pairs: [(name: String, value: String)] = []
+        for assignment in assignments {
+            guard let equals = assignment.firstIndex(of: "=") else {
+                throw ConfigurationError(field: assignment, message: "expected name=value, such as settle-time=0.2")
+            }
+            pairs.append((String(assignment[..<equals]).trimmingBlanks(), String(assignment[assignment.index(after: equals)...]).trimmingBlanks()))
+        }
+        try apply(pairs)
+    }
+
     /// `"; did you mean 'settle-time'?"` for a near miss, else a pointer to the list.
     static func suggestion(for name: String) -> String {
         let best = parameters.map { ($0.name, editDistance($0.name, name)) }.min { $0.1 < $1.1 }

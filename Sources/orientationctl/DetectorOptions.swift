@@ -25,15 +25,8 @@ struct DetectorOptions: ParsableArguments {
                 throw ValidationError("\(error)")
             }
         }
-        var pairs: [(name: String, value: String)] = []
-        for assignment in assignments {
-            guard let equals = assignment.firstIndex(of: "=") else {
-                throw ValidationError("--set expects name=value, got \"\(assignment)\"")
-            }
-            pairs.append((String(assignment[..<equals]).trimmingBlanks(), String(assignment[assignment.index(after: equals)...])))
-        }
         do {
-            try configuration.apply(pairs)
+            try configuration.apply(assignments: assignments)
         } catch {
             throw ValidationError("--set \(error)")
         }

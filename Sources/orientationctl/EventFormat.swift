@@ -1,4 +1,5 @@
 import OrientationCore
+import OrientationProtocol
 import SensorLog
 
 /// How events are printed: `time orientation` for people, one JSON object per line for programs.
@@ -8,9 +9,14 @@ enum EventFormat {
         "\(seconds(event.time)) \(event.orientation.rawValue)"
     }
 
-    /// `{"time":12.345,"orientation":"landscape-left","previous":"portrait"}`
+    /// `{"time":12.345000,"orientation":"landscape-left","previous":"portrait"}`, through the
+    /// protocol's JSON writer (the time keeps its six decimals as an exact number).
     static func json(_ event: OrientationEvent) -> String {
-        "{\"time\":\(seconds(event.time)),\"orientation\":\"\(event.orientation.rawValue)\",\"previous\":\"\(event.previous.rawValue)\"}"
+        JSONWriter.serialize(.object([
+            ("time", event.time.isFinite ? .exactNumber(seconds(event.time)) : .null),
+            ("orientation", .string(event.orientation.rawValue)),
+            ("previous", .string(event.previous.rawValue)),
+        ]))
     }
 
     /// Fixed six decimals, no Foundation (a log's timestamps have microsecond resolution).

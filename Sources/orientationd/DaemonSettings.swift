@@ -31,12 +31,7 @@ struct DaemonSettings {
                 throw DaemonFailure("\(error)")
             }
         }
-        var pairs: [(name: String, value: String)] = []
-        for assignment in command.assignments {
-            guard let equals = assignment.firstIndex(of: "=") else { throw ValidationError("--set expects name=value, got \"\(assignment)\"") }
-            pairs.append((String(assignment[..<equals]), String(assignment[assignment.index(after: equals)...])))
-        }
-        do { try detector.apply(pairs) } catch { throw ValidationError("--set \(error)") }
+        do { try detector.apply(assignments: command.assignments) } catch { throw ValidationError("--set \(error)") }
 
         if let selector = command.sensor { sensor.selector = selector }
         if let socket = command.socket { server.socketPath = socket }

@@ -108,12 +108,20 @@ import Testing
     @Test(arguments: [
         (["--set", "settle-time=-1"], "settle-time: must be zero or more"),
         (["--set", "settletime=1"], "settletime: unknown detector parameter; did you mean 'settle-time'?"),
-        (["--set", "settle-time"], "--set expects name=value"),
+        (["--set", "settle-time"], "--set settle-time: expected name=value"),
     ])
     func badParametersAreNamed(_ arguments: [String], _ message: String) throws {
         let result = try CommandRunner.run(["replay"] + arguments + [Self.bundledLog])
         #expect(result.status != 0)
         #expect(result.stderr.contains(message), "stderr: \(result.stderr)")
+    }
+
+    /// The daemon and orientationctl share one `--set` parser: blanks around the name and the
+    /// value are ignored by both (they disagreed: one trimmed the name, neither the value).
+    @Test func blanksAroundASetAssignmentAreIgnored() throws {
+        let result = try CommandRunner.run(["parameters", "--set", " settle-time = 0.3 "])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.lines.contains { $0.hasPrefix("settle-time ") && $0.contains(" 0.3 s") }, "\(result.stdout)")
     }
 
     @Test func configFileErrorsNameFileAndLine() throws {
