@@ -70,12 +70,12 @@ struct Follow: AsyncParsableCommand {
             policy.update(device: state.orientation, locked: state.locked)
             guard policy.interfaceOrientation != applied else { continue }
             applied = policy.interfaceOrientation
-            decide(policy, state: state)
+            await decide(policy, state: state)
         }
         if !connected { throw CleanExit.message("cannot connect to \(connection.socketPath)", failing: true) }
     }
 
-    func decide(_ policy: RotationPolicy, state: OrientationState) {
+    func decide(_ policy: RotationPolicy, state: OrientationState) async {
         let interface = policy.interfaceOrientation
         let environment = Self.environment(policy, state: state)
         if json {
@@ -86,7 +86,7 @@ struct Follow: AsyncParsableCommand {
         }
         fflush(nil)
         guard let exec else { return }
-        let status = Self.run(exec, environment: environment)
+        let status = await Self.run(exec, environment: environment)
         if status != 0 { printError("orientationctl: command exited with status \(status): \(exec)") }
     }
 
@@ -98,8 +98,9 @@ struct Follow: AsyncParsableCommand {
                 ("ORIENTATION_DEVICE", state.orientation.rawValue), ("ORIENTATION_LOCKED", state.locked ? "1" : "0")]
     }
 
-    /// Runs `/bin/sh -c command` with extra environment variables; returns its exit status.
-    static func run(_ command: String, environment: [(String, String)]) -> Int32 {
+    /// Runs `/bin/sh -c command` with extra environment variables; returns its exit status
+    /// (awaited on a thread of its own: ``ChildProcessWaiter``).
+    static func run(_ command: String, environment: [(String, String)]) async -> Int32 {
         var env = [String]()
         var index = 0
         while let entry = environ[index] {
@@ -117,8 +118,6 @@ struct Follow: AsyncParsableCommand {
         }
         var pid: pid_t = 0
         guard posix_spawn(&pid, "/bin/sh", nil, nil, argv, envp) == 0 else { return 127 }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        return await ChildProcessWaiter.exitStatus(of: pid)
     }
 }

@@ -29,6 +29,30 @@ import Testing
         }
     }
 
+    /// `follow --exec` runs the command for every decision, with the decision in its
+    /// environment, in order, and reports a failing command without stopping.
+    @Test func followRunsTheCommandForEachDecision() throws {
+        let dir = temporaryDirectory()
+        let socket = dir + "/d.sock"
+        let record = dir + "/decisions.txt"
+        let log = trimmedRecording(from: 14.0, to: 38.0, directory: dir)
+        let daemon = try ChildProcess([Build.orientationd, "--replay", log, "--speed", "max", "--exit-when-done", "--socket", socket], directory: dir)
+        #expect(waitForSocket(socket))
+        let follower = try ChildProcess([Build.orientationctl, "follow", "--once", "--socket", socket, "--exec",
+                                         "echo \"$ORIENTATION_INTERFACE $ORIENTATION_ROTATION $ORIENTATION_XRANDR\" >> \(record); exit 3"],
+                                        directory: dir)
+        #expect(follower.wait() == 0, "\(follower.stderr)")
+        #expect(daemon.wait() == 0)
+        let decisions = ChildProcess.read(record).split(separator: "\n").map(String.init)
+        #expect(decisions == follower.stdout.split(separator: "\n").map { line in
+            let parts = line.split(separator: " ")
+            let xrandr = ["0": "normal", "90": "right", "180": "inverted", "270": "left"][String(parts[1])] ?? "?"
+            return "\(parts[0]) \(parts[1]) \(xrandr)"
+        }, "one command per printed decision, in order: \(follower.stdout)")
+        #expect(decisions.contains { $0.hasPrefix("landscape") }, "\(decisions)")
+        #expect(follower.stderr.contains("command exited with status 3"), "\(follower.stderr)")
+    }
+
     @Test func sigtermSaysGoodbyeRemovesTheSocketAndExitsZero() throws {
         let dir = temporaryDirectory()
         let socket = dir + "/d.sock"
