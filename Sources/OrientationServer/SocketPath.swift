@@ -57,13 +57,16 @@ enum SocketPath {
 
     /// Creates the listening socket at `path` with `mode` (and `group`) from the start.
     ///
-    /// The mode is never applied by path after `bind`: in a directory another user may write
-    /// to, that user could swap the path for a symlink between the two calls and have root
-    /// chmod any file (issue 9). Instead the socket's inode gets the mode before `bind` (Linux
-    /// gives the file the socket inode's mode, masked by the umask) and the umask is cleared
-    /// around `bind` (as systemd does for its sockets); at this point of startup no other thread
-    /// creates files. The group is set with `fchownat(AT_SYMLINK_NOFOLLOW)`, which never follows
-    /// a symlink. - Returns: the listening descriptor (non-blocking, close-on-exec).
+    /// Nothing is ever applied through a symlink: in a directory another user may write to,
+    /// that user could swap the path for a symlink between `bind` and a `chmod` by path and have
+    /// root chmod any file (issue 9). The socket's inode gets the mode before `bind` (Linux gives
+    /// the file that mode, masked by the umask, so it is never more open than asked), then the
+    /// exact mode and the group are set with `fchmodat`/`fchownat(AT_SYMLINK_NOFOLLOW)`, which
+    /// refuse or change a symlink itself, never its target. The umask is left alone: it is
+    /// process-wide, and clearing it around `bind` raced with other threads creating files (two
+    /// servers starting at once in the tests left the process at umask 0, and a unit file
+    /// written meanwhile came out world-writable). - Returns: the listening descriptor
+    /// (non-blocking, close-on-exec).
     static func bindListening(_ path: String, mode: UInt32, group: String?, backlog: Int32) throws(ServerError) -> Int32 {
         var gid: UInt32? = nil
         if let group {
@@ -78,15 +81,20 @@ enum SocketPath {
             close(fd)
             throw .system(path, call: "fchmod", errno: code)
         }
-        let previous = umask(0)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
-        let bindErrno = errno
-        umask(previous)
         guard bound == 0 else {
+            let code = errno
             close(fd)
-            throw .cannotListen(path, reason: "bind: \(SystemErrorText.describe(bindErrno))")
+            throw .cannotListen(path, reason: "bind: \(SystemErrorText.describe(code))")
+        }
+        // glibc does AT_SYMLINK_NOFOLLOW through an O_PATH descriptor; on a symlink it fails
+        // (EOPNOTSUPP) rather than touch the target.
+        if fchmodat(AT_FDCWD, path, mode_t(mode), AT_SYMLINK_NOFOLLOW) != 0 {
+            let code = errno
+            close(fd)
+            throw .system(path, call: "fchmodat", errno: code)
         }
         if let gid, fchownat(AT_FDCWD, path, UInt32.max, gid, AT_SYMLINK_NOFOLLOW) != 0 {
             let code = errno
