@@ -37,6 +37,14 @@ let package = Package(
             providers: [.apt(["libudev-dev"])]
         ),
 
+        // libsystemd's sd-bus for the net.hadess.SensorProxy facade, and the C half of that facade
+        // (vtables are macros and message calls variadic: neither imports into Swift).
+        .systemLibrary(
+            name: "CLibSystemd",
+            pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]
+        ),
+        .target(name: "CSensorProxyShim", dependencies: ["CLibSystemd"]),
         .target(name: "CSystemShims"),
         // Tests only: the umockdev testbed API.
         .systemLibrary(
@@ -97,12 +105,20 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // iio-sensor-proxy's D-Bus API (net.hadess.SensorProxy) served from orientationd's state:
+        // the mapping is pure (SensorProxyState); the sd-bus connection is owned by one thread.
+        .target(
+            name: "SensorProxyBus",
+            dependencies: ["OrientationCore", "CSensorProxyShim", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings
+        ),
+
         // The daemon's wiring (server + pipeline + hotplug monitor + services), a library so tests
         // can run the real thing in process.
         .target(
             name: "OrientationDaemon",
             dependencies: [
-                "OrientationCore", "SensorPipeline", "SensorIIO", "OrientationServer",
+                "OrientationCore", "SensorPipeline", "SensorIIO", "OrientationServer", "SensorProxyBus",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -180,9 +196,11 @@ let package = Package(
         .testTarget(
             name: "SensorIIOIntegrationTests",
             dependencies: ["SensorIIO", "SensorPipeline", "OrientationCore", "OrientationDaemon", "OrientationServer", "CUMockdev",
+                           "CLibSystemd", "SensorProxyBus",
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
+        .testTarget(name: "SensorProxyBusTests", dependencies: ["SensorProxyBus", "OrientationCore"], swiftSettings: strictSettings),
         .testTarget(
             name: "SystemLibraryTests",
             dependencies: ["CLibIIO", "CLibUdev"],

@@ -5,9 +5,14 @@
 #   udev: systemd's hwdb (60-sensor.hwdb), whose every mount matrix the tests parse
 #   umockdev, libumockdev-dev: fake sysfs and /dev for the libiio/libudev integration tests
 #   systemd: systemd-analyze (unit checks) and systemd-socket-activate (socket activation test)
+#   libsystemd-dev: sd-bus, for the net.hadess.SensorProxy D-Bus facade (CLibSystemd)
+#   dbus-daemon, libglib2.0-bin: a private system-like bus and gdbus for the facade's tests
+#   iio-sensor-proxy: the real peer (and its monitor-sensor client) the facade is compared against;
+#     installed for its binaries only: nothing here starts it as a service
 set -euo pipefail
 
-packages=(libiio-dev libudev-dev pkg-config udev umockdev libumockdev-dev systemd)
+packages=(libiio-dev libudev-dev pkg-config udev umockdev libumockdev-dev systemd libsystemd-dev
+          dbus-daemon libglib2.0-bin iio-sensor-proxy)
 
 if ! command -v swift >/dev/null 2>&1; then
     echo "setup: no 'swift' on PATH; install the Swift 6 toolchain (swift.org) first" >&2

@@ -92,5 +92,5 @@ public struct ConfigFileError: Error, Hashable, Sendable, CustomStringConvertibl
 extension ConfigFile {
     /// Every section of orientationd's configuration file. Any tool reading that file (the
     /// daemon, `orientationctl replay --config`) accepts all of them, using the ones it needs.
-    public static let orientationdSections: Set<String> = ["detector", "server", "sensor"]
+    public static let orientationdSections: Set<String> = ["detector", "server", "sensor", "dbus"]
 }

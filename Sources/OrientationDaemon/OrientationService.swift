@@ -3,6 +3,7 @@ import OrientationCore
 import OrientationServer
 import SensorIIO
 import SensorPipeline
+import SensorProxyBus
 import ServiceLifecycle
 import UnixSignals
 
@@ -18,25 +19,34 @@ import UnixSignals
 public final class OrientationService: Sendable {
     public let server: OrientationSocketServer
     public let pipeline: SensorPipeline
+    /// The net.hadess.SensorProxy facade, with `--dbus`.
+    public let sensorProxy: SensorProxyBus?
     private let monitor: UdevMonitor?
 
-    private init(server: OrientationSocketServer, pipeline: SensorPipeline, monitor: UdevMonitor?) {
+    private init(server: OrientationSocketServer, pipeline: SensorPipeline, sensorProxy: SensorProxyBus?, monitor: UdevMonitor?) {
         self.server = server
         self.pipeline = pipeline
+        self.sensorProxy = sensorProxy
         self.monitor = monitor
     }
 
     public static func start(source: any SensorSource, detector: OrientationDetector.Configuration,
                              server configuration: ServerConfiguration, listeningSocket: Int32? = nil,
-                             exitWhenDone: Bool = false, watchHotplug: Bool, logger: Logger) async throws -> OrientationService {
+                             exitWhenDone: Bool = false, watchHotplug: Bool, dbus: Bool = false,
+                             logger: Logger) async throws -> OrientationService {
         _ = try OrientationDetector(configuration: detector)
         // The pipeline's inbox exists before the server: a client queued on an activated socket
         // can claim the sensor the moment the server accepts it, and the claim waits in the
         // inbox until the pipeline runs (issue 10: a relay between the two lost it).
         let commands = SensorPipeline.Commands()
-        let server = try await OrientationSocketServer.start(configuration: configuration, logger: logger,
-                                                             listeningSocket: listeningSocket,
-                                                             onClaimChange: { commands.setClaimed($0) })
+        // A socket subscriber and a D-Bus claimer claim the sensor alike (issue 7).
+        let claims = ClaimSources(commands: commands)
+        let sensorProxy = dbus ? SensorProxyBus(initial: SensorProxyState(hasAccelerometer: source.isPresent()), logger: logger,
+                                                onClaimChange: { claims.set("dbus", claimed: $0) }) : nil
+        let server = try await OrientationSocketServer.start(
+            configuration: configuration, logger: logger, listeningSocket: listeningSocket,
+            onClaimChange: { claims.set("socket", claimed: $0) },
+            onStateChange: { state in sensorProxy?.publish { $0.update(device: state.orientation, locked: state.locked) } })
         let hub = server.hub
         let pipeline = try SensorPipeline(source: source, configuration: detector, logger: logger, commands: commands) { event in
             switch event {
@@ -58,7 +68,13 @@ public final class OrientationService: Sendable {
         if watchHotplug {
             let udevMonitor = UdevMonitor { event in
                 logger.info("udev event", metadata: ["action": "\(event.action)", "device": "\(event.device)"])
-                if ["add", "remove", "change"].contains(event.action) { pipeline.restart() }
+                if ["add", "remove", "change"].contains(event.action) {
+                    pipeline.restart()
+                    if let sensorProxy {
+                        let present = source.isPresent()
+                        sensorProxy.publish { $0.hasAccelerometer = present }
+                    }
+                }
             }
             do {
                 try udevMonitor.start()
@@ -67,7 +83,15 @@ public final class OrientationService: Sendable {
                 logger.warning("hotplug monitoring unavailable", metadata: ["error": "\(error)"])
             }
         }
-        return OrientationService(server: server, pipeline: pipeline, monitor: monitor)
+        if let sensorProxy {
+            do {
+                try sensorProxy.start()
+            } catch {
+                await server.shutdown(reason: "orientationd could not start")
+                throw error
+            }
+        }
+        return OrientationService(server: server, pipeline: pipeline, sensorProxy: sensorProxy, monitor: monitor)
     }
 
     /// The services: the socket server and the pipeline; a finished replay with `exitWhenDone`
@@ -84,6 +108,7 @@ public final class OrientationService: Sendable {
             .init(service: SocketServerService(server: server)),
             .init(service: PipelineService(pipeline: pipeline, monitor: monitor), successTerminationBehavior: .gracefullyShutdownGroup),
         ]
+        if let sensorProxy { services.append(.init(service: SensorProxyService(bus: sensorProxy))) }
         if let shutdownSignals {
             services.append(.init(service: ShutdownSignalService(signals: shutdownSignals, logger: logger),
                                   successTerminationBehavior: .gracefullyShutdownGroup))

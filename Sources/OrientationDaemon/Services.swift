@@ -1,6 +1,7 @@
 import OrientationServer
 import SensorIIO
 import SensorPipeline
+import SensorProxyBus
 import Logging
 import ServiceLifecycle
 import UnixSignals
@@ -68,5 +69,16 @@ struct IgnoredSignalService: Service {
                                                               "reason": "orientationd does not reload its configuration yet"])
             }
         }
+    }
+}
+
+/// The net.hadess.SensorProxy facade as a service: already serving when the group starts; on
+/// graceful shutdown it releases the name and closes the bus connection.
+struct SensorProxyService: Service {
+    let bus: SensorProxyBus
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        await bus.stop()
     }
 }

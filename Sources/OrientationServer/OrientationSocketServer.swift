@@ -36,8 +36,10 @@ public final class OrientationSocketServer: Sendable {
     ///   - listeningSocket: a listening socket passed by systemd (socket activation); the path is
     ///     then neither prepared nor removed.
     ///   - onClaimChange: called when the first client subscribes (`true`) and the last leaves.
+    ///   - onStateChange: called (on the hub's loop) after every change of the published state.
     public static func start(configuration: ServerConfiguration, logger: Logger, listeningSocket: Int32? = nil,
-                             onClaimChange: @escaping @Sendable (Bool) -> Void) async throws -> OrientationSocketServer {
+                             onClaimChange: @escaping @Sendable (Bool) -> Void,
+                             onStateChange: @escaping @Sendable (OrientationState) -> Void = { _ in }) async throws -> OrientationSocketServer {
         let privileges = try PrivilegePolicy(uids: configuration.privilegedUIDs, group: configuration.privilegedGroup)
         // Our own socket is bound here, with its mode and group from the start (SocketPath);
         // systemd's is adopted as it is. NIO then serves either descriptor.
@@ -57,7 +59,7 @@ public final class OrientationSocketServer: Sendable {
         let loop = group.next()
         let boundHub = try await loop.submit {
             NIOLoopBound(SubscriptionHub(eventLoop: loop, configuration: configuration, privileges: privileges,
-                                         logger: logger, onClaimChange: onClaimChange), eventLoop: loop)
+                                         logger: logger, onClaimChange: onClaimChange, onStateChange: onStateChange), eventLoop: loop)
         }.get()
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelInitializer { channel in

@@ -27,14 +27,17 @@ public final class SubscriptionHub {
     let logger: Logger
     /// Called on the loop when the subscriber count goes 0 → 1 (`true`) or 1 → 0 (`false`).
     private let onClaimChange: @Sendable (Bool) -> Void
+    /// Called on the loop after every change of the published state (orientation or lock).
+    private let onStateChange: @Sendable (OrientationState) -> Void
 
     init(eventLoop: EventLoop, configuration: ServerConfiguration, privileges: PrivilegePolicy, logger: Logger,
-         onClaimChange: @escaping @Sendable (Bool) -> Void) {
+         onClaimChange: @escaping @Sendable (Bool) -> Void, onStateChange: @escaping @Sendable (OrientationState) -> Void = { _ in }) {
         self.eventLoop = eventLoop
         self.configuration = configuration
         self.privileges = privileges
         self.logger = logger
         self.onClaimChange = onClaimChange
+        self.onStateChange = onStateChange
     }
 
     var connectionCount: Int { connections.count }
@@ -131,6 +134,7 @@ public final class SubscriptionHub {
     private func change() {
         state.seq += 1
         lastChange = .now()
+        onStateChange(state)
     }
 
     private func broadcast(_ message: ServerMessage) {

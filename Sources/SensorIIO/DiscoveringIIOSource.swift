@@ -28,6 +28,12 @@ public final class DiscoveringIIOSource: SensorSource {
         self.clocks = clocks
     }
 
+    /// True when discovery finds a display accelerometer now (udev enumeration only; nothing
+    /// is opened).
+    public func isPresent() -> Bool {
+        (try? plan())?.plan != nil
+    }
+
     /// What ``open()`` would use now, and why (for `orientationd --list-sensors`).
     public func plan() throws -> (sensors: [SensorDescription], choice: SensorChoice, plan: IIOReadPlan?, matrix: MountMatrix.Selection?) {
         let sensors = try UdevDiscovery.sensors()

@@ -110,12 +110,14 @@ private struct ReaderBody: Sendable {
         var suspend = SuspendWatch(clocks: clocks)
         var next = Self.monotonic()
         var lastGood = next
+        var lastFailure: Int32? = nil
         while !owner.isStopping {
             var raw: [Axis: Double] = [:]
             var ok = true
             for axis in accel + gyro {
                 var value: Double = 0
-                if iio_channel_attr_read_double(axis.channel, "raw", &value) != 0 { ok = false; break }
+                let result = iio_channel_attr_read_double(axis.channel, "raw", &value)
+                if result != 0 { ok = false; lastFailure = -result; break }
                 raw[axis] = value
             }
             let now = Self.monotonic()
@@ -131,6 +133,8 @@ private struct ReaderBody: Sendable {
                 deliver(time: now, a, w)
             }
             if now - lastGood > plan.stallTimeout {
+                // Reads that kept failing say why; zeros alone are a stall.
+                if !ok, let lastFailure { throw .readFailed(device: plan.device, errno: lastFailure) }
                 throw .stalled(device: plan.device, seconds: plan.stallTimeout)
             }
             next += period

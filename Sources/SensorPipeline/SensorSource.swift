@@ -12,6 +12,13 @@ public protocol SensorSource: Sendable {
     var name: String { get }
     /// Opens the sensor.
     func open() async throws -> any SampleStream
+    /// Whether there is a sensor to open now, without opening it (the D-Bus facade's
+    /// `HasAccelerometer`, which desktops read before they claim). Default: true.
+    func isPresent() -> Bool
+}
+
+extension SensorSource {
+    public func isPresent() -> Bool { true }
 }
 
 /// Samples from an open sensor. Not `Sendable`: it belongs to the task that opened it, so the

@@ -116,8 +116,21 @@ struct Follow: AsyncParsableCommand {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
         }
+        // A child inherits the spawning thread's signal mask and ignored signals; the
+        // concurrency pool's threads may block some, and the command must get a clean slate
+        // (a Ctrl-C or SIGTERM meant for it must not stay pending forever).
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        var defaults = sigset_t()
+        sigfillset(&defaults)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
         var pid: pid_t = 0
-        guard posix_spawn(&pid, "/bin/sh", nil, nil, argv, envp) == 0 else { return 127 }
+        guard posix_spawn(&pid, "/bin/sh", nil, &attributes, argv, envp) == 0 else { return 127 }
         return await ChildProcessWaiter.exitStatus(of: pid)
     }
 }

@@ -13,6 +13,8 @@ struct DaemonSettings {
     var server = ServerConfiguration(socketPath: OrientationProtocol.defaultSocketPath)
     var speed = ReplaySource.Speed.multiple(1)
     var sensor = IIOSettings()
+    /// Serve net.hadess.SensorProxy on the system bus (`--dbus`, `[dbus] enable`).
+    var dbus = false
 
     static let serverSection = "server"
 
@@ -22,6 +24,14 @@ struct DaemonSettings {
                 let file = try ConfigurationFileReader.load(path)
                 try detector.apply(file)
                 try Self.apply(file, to: &server)
+                for entry in file.entries(in: "dbus") {
+                    switch (entry.name, entry.value) {
+                    case ("enable", "true"), ("enable", "yes"), ("enable", "1"): dbus = true
+                    case ("enable", "false"), ("enable", "no"), ("enable", "0"): dbus = false
+                    case ("enable", _): throw ConfigFileError(source: path, line: entry.line, message: "enable: must be true or false, not \"\(entry.value)\"")
+                    default: throw ConfigFileError(source: path, line: entry.line, message: "unknown dbus setting \(entry.name); known: enable")
+                    }
+                }
                 for entry in file.entries(in: "sensor") {
                     if let problem = sensor.apply(name: entry.name, value: entry.value, location: "\(path):\(entry.line)") {
                         throw ConfigFileError(source: path, line: entry.line, message: problem)
@@ -33,6 +43,7 @@ struct DaemonSettings {
         }
         do { try detector.apply(assignments: command.assignments) } catch { throw ValidationError("--set \(error)") }
 
+        if command.dbus { dbus = true }
         if let selector = command.sensor { sensor.selector = selector }
         if let socket = command.socket { server.socketPath = socket }
         if let text = command.socketMode {

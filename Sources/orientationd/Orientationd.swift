@@ -62,7 +62,10 @@ struct Orientationd: AsyncParsableCommand {
     @Option(name: .customLong("privileged-uid"), help: "A user id that may lock and unlock rotation (repeatable).")
     var privilegedUIDs: [UInt32] = []
 
-    @Option(help: "Configuration file with [detector] and [server] sections.")
+    @Flag(help: "Also serve iio-sensor-proxy's D-Bus API (net.hadess.SensorProxy) on the system bus, for GNOME, KDE and phosh (docs/DBUS.md).")
+    var dbus = false
+
+    @Option(help: "Configuration file with [detector], [server], [sensor] and [dbus] sections.")
     var config: String?
 
     @Option(name: [.customLong("set"), .customShort("s")], help: ArgumentHelp("Override a detector parameter.", valueName: "name=value"))
@@ -126,7 +129,8 @@ struct Orientationd: AsyncParsableCommand {
         do {
             service = try await OrientationService.start(source: source, detector: settings.detector, server: settings.server,
                                                          listeningSocket: SystemdIntegration.takeListeningSocket(),
-                                                         exitWhenDone: exitWhenDone, watchHotplug: replay == nil, logger: logger)
+                                                         exitWhenDone: exitWhenDone, watchHotplug: replay == nil,
+                                                         dbus: settings.dbus, logger: logger)
         } catch let error as ServerError {
             throw DaemonFailure(error.description)
         }

@@ -172,6 +172,8 @@ import Testing
         ("[server]\nrequest-burst = nan\n", ":2: request-burst: must be"),
         ("[server]\nidle-timeout = 1e400\n", ":2: idle-timeout: must be"),
         ("[server]\n\u{1B}[31mred\u{7} = 1\n", ":2: unknown server setting \\u{1B}[31mred\\u{07}"),
+        ("[dbus]\nenable = maybe\n", ":2: enable: must be true or false, not \"maybe\""),
+        ("[dbus]\n# the session bus?\nbus = session\n", ":3: unknown dbus setting bus; known: enable"),
     ]
 
     @Test(arguments: badServerSettings)

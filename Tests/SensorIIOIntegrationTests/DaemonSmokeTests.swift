@@ -30,7 +30,7 @@ extension SensorIIOIntegrationTests {
         let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
         let device = FakeIIODevice(index: 0, name: "accel_3d", format: "le:s16/32>>0", scale: "0.0980665")
         let descriptionPath = dir + "/accel.umockdev", scriptPath = dir + "/feed.script"
-        write(descriptionPath, Array(device.description.utf8))
+        writeBytes(descriptionPath, Array(device.description.utf8))
         // 2 s portrait, 2 s landscape-left (right edge up), 2 s portrait, at 100 Hz.
         var script: [UInt8] = []
         let poses: [[Int]] = [[0, -100, 0], [-100, 0, 0], [0, -100, 0]]
@@ -40,7 +40,7 @@ extension SensorIIOIntegrationTests {
                 script += Self.scriptLine(delay: 10, device.scan(raw, timestampNanoseconds: ns))
             }
         }
-        write(scriptPath, script)
+        writeBytes(scriptPath, script)
         let socket = dir + "/d.sock"
         let arguments = ["/usr/bin/umockdev-run", "-d", descriptionPath, "-s", "/dev/iio:device0=\(scriptPath)", "--",
                          Self.productsDirectory + "/orientationd", "--socket", socket, "--log-level", "info"]
@@ -57,7 +57,7 @@ extension SensorIIOIntegrationTests {
             client = connectUnix(socket)
             if client < 0 { usleep(10_000) }
         }
-        #expect(client >= 0, "daemon socket never appeared: \(read(dir + "/daemon.err"))")
+        #expect(client >= 0, "daemon socket never appeared: \(readText(dir + "/daemon.err"))")
         guard client >= 0 else { return }
         defer { close(client) }
         sendLine(client, "{\"op\":\"subscribe\"}")
@@ -71,8 +71,8 @@ extension SensorIIOIntegrationTests {
             guard let range = line.range(of: "\"orientation\":\"", options: []) else { return nil }
             return String(line[range.upperBound...].prefix { $0 != "\"" })
         }
-        #expect(orientations == ["portrait", "landscape-left", "portrait"], "daemon log: \(read(dir + "/daemon.err"))")
-        #expect(read(dir + "/daemon.err").contains("opening sensor"))
+        #expect(orientations == ["portrait", "landscape-left", "portrait"], "daemon log: \(readText(dir + "/daemon.err"))")
+        #expect(readText(dir + "/daemon.err").contains("opening sensor"))
     }
 
     /// Runs `orientationd ARGS` under umockdev-run with the given devices (and a feed for
@@ -81,21 +81,21 @@ extension SensorIIOIntegrationTests {
                           arguments: [String]) throws -> (status: Int32, out: String, err: String, log: String) {
         var template = Array("/tmp/orientationd-run-XXXXXX".utf8CString)
         let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
-        write(dir + "/devices.umockdev", Array(devices.map(\.description).joined().utf8))
+        writeBytes(dir + "/devices.umockdev", Array(devices.map(\.description).joined().utf8))
         var command = ["/usr/bin/umockdev-run", "-d", dir + "/devices.umockdev"]
         if let feed {
-            write(dir + "/feed.script", feed)
+            writeBytes(dir + "/feed.script", feed)
             command += ["-s", "/dev/iio:device0=\(dir)/feed.script"]
         }
         for (k, extra) in moreFeeds.enumerated() {
-            write(dir + "/feed\(k).script", extra.script)
+            writeBytes(dir + "/feed\(k).script", extra.script)
             command += ["-s", "\(extra.node)=\(dir)/feed\(k).script"]
         }
         command += ["--", productsDirectory + "/orientationd"] + arguments.map { $0.replacingDirectory(dir) }
         let pid = try spawn(command, environment: ["PATH=/usr/bin:/bin"], stderr: dir + "/err.txt", stdout: dir + "/out.txt")
         var status: Int32 = 0
         waitpid(pid, &status, 0)
-        return ((status >> 8) & 0xff, read(dir + "/out.txt"), read(dir + "/err.txt"), read(dir + "/recorded.log"))
+        return ((status >> 8) & 0xff, readText(dir + "/out.txt"), readText(dir + "/err.txt"), readText(dir + "/recorded.log"))
     }
 
     @Test func listSensorsExplainsTheChoice() throws {
@@ -160,13 +160,13 @@ extension SensorIIOIntegrationTests {
 
 // MARK: - Small process and socket helpers (this target has no Foundation)
 
-private func write(_ path: String, _ bytes: [UInt8]) {
+func writeBytes(_ path: String, _ bytes: [UInt8]) {
     let file = fopen(path, "w")
     _ = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
     fclose(file)
 }
 
-private func read(_ path: String) -> String {
+func readText(_ path: String) -> String {
     guard let file = fopen(path, "r") else { return "" }
     defer { fclose(file) }
     var out: [UInt8] = []
@@ -180,11 +180,20 @@ private func read(_ path: String) -> String {
 }
 
 /// Spawns in a new process group (so the daemon under umockdev-run can be stopped with it).
-private func spawn(_ arguments: [String], environment: [String], stderr: String, stdout: String? = nil) throws -> pid_t {
+func spawn(_ arguments: [String], environment: [String], stderr: String, stdout: String? = nil) throws -> pid_t {
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+    // The test runner's threads block most signals, and a child inherits the spawning thread's
+    // mask: without an explicit empty mask, SIGTERM stays pending forever in a child that does
+    // not unblock it itself (iio-sensor-proxy, a GLib program, is one) and waitpid hangs.
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
     posix_spawnattr_setpgroup(&attributes, 0)
+    var noSignals = sigset_t()
+    sigemptyset(&noSignals)
+    posix_spawnattr_setsigmask(&attributes, &noSignals)
+    var defaults = sigset_t()
+    sigfillset(&defaults)
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o644)

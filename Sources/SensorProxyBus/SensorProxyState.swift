@@ -1,0 +1,55 @@
+import OrientationCore
+
+/// What the net.hadess.SensorProxy facade publishes, derived from the daemon's state: pure
+/// logic, tested without a bus.
+///
+/// Rules (docs/DBUS.md):
+/// - `AccelerometerOrientation`: portrait → `normal`, portrait-upside-down → `bottom-up`,
+///   landscape-left (right edge up, ARCHITECTURE.md §3) → `right-up`, landscape-right →
+///   `left-up`, unknown → `undefined`. Face-up and face-down keep the last in-plane value, so a
+///   desktop does not rotate when the device is laid flat.
+/// - `AccelerometerTilt` (iio-sensor-proxy 3.6+): `face-up`, `face-down`, `vertical` for an
+///   in-plane orientation, `undefined` for unknown. (orientationd's events carry no tilt angle,
+///   so `tilted-up`/`tilted-down` are never published.)
+/// - While the system rotation lock is on, `AccelerometerOrientation` holds its value: desktops
+///   stop rotating. Unlocking publishes the current value at once.
+public struct SensorProxyState: Equatable, Sendable {
+    /// Whether a usable accelerometer exists (or a replay runs).
+    public var hasAccelerometer: Bool
+    /// The `AccelerometerOrientation` string.
+    public private(set) var orientation = "undefined"
+    /// The `AccelerometerTilt` string.
+    public private(set) var tilt = "undefined"
+    /// The orientation as the detector has it, kept while the lock holds the published one.
+    private var lastInPlane = "undefined"
+
+    public init(hasAccelerometer: Bool) {
+        self.hasAccelerometer = hasAccelerometer
+    }
+
+    /// Applies the daemon's current device orientation and rotation lock.
+    public mutating func update(device: DeviceOrientation, locked: Bool) {
+        switch device {
+        case .faceUp: tilt = "face-up"
+        case .faceDown: tilt = "face-down"
+        case .unknown:
+            tilt = "undefined"
+            lastInPlane = "undefined"
+        case .portrait, .portraitUpsideDown, .landscapeLeft, .landscapeRight:
+            tilt = "vertical"
+            lastInPlane = Self.orientationName(device)
+        }
+        if !locked { orientation = lastInPlane }
+    }
+
+    /// iio-sensor-proxy's name for an in-plane orientation.
+    public static func orientationName(_ device: DeviceOrientation) -> String {
+        switch device {
+        case .portrait: "normal"
+        case .portraitUpsideDown: "bottom-up"
+        case .landscapeLeft: "right-up"
+        case .landscapeRight: "left-up"
+        case .faceUp, .faceDown, .unknown: "undefined"
+        }
+    }
+}
