@@ -200,7 +200,6 @@ let package = Package(
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "SensorProxyBusTests", dependencies: ["SensorProxyBus", "OrientationCore"], swiftSettings: strictSettings),
         .testTarget(
             name: "SystemLibraryTests",
             dependencies: ["CLibIIO", "CLibUdev"],

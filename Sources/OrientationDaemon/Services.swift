@@ -45,7 +45,7 @@ struct ShutdownSignalService: Service {
     let logger: Logger
 
     func run() async throws {
-        try await cancelWhenGracefulShutdown {
+        await cancelWhenGracefulShutdown {
             var iterator = signals.makeAsyncIterator()
             if let signal = await iterator.next() {
                 logger.notice("shutting down", metadata: ["signal": "\(signal)"])
@@ -63,7 +63,7 @@ struct IgnoredSignalService: Service {
     let logger: Logger
 
     func run() async throws {
-        try await cancelWhenGracefulShutdown {
+        await cancelWhenGracefulShutdown {
             for await signal in signals {
                 logger.notice("ignoring a signal", metadata: ["signal": "\(signal)",
                                                               "reason": "orientationd does not reload its configuration yet"])

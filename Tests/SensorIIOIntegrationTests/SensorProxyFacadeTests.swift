@@ -148,6 +148,20 @@ extension SensorIIOIntegrationTests {
         let text = readText(dir + "/monitor.out")
         #expect(text.contains("=== Has accelerometer (orientation: undefined)"), "\(text)")
         #expect(Self.orientationChanges(text) == expected.filter { $0 != "undefined" }, "\(text)")
+
+        // `monitor-sensor` as orientationctl's name for it, on the socket of the same replay:
+        // the same text, line for line, as Debian's monitor-sensor over D-Bus.
+        let link = dir + "/monitor-sensor"
+        #expect(symlink(Self.productsDirectory + "/orientationctl", link) == 0)
+        let second = try spawn([Self.productsDirectory + "/orientationd", "--replay", log, "--speed", "max", "--exit-when-done",
+                                "--socket", dir + "/second.sock"], environment: ["PATH=/usr/bin:/bin"], stderr: dir + "/second.err")
+        defer { _ = Self.stopProcess(second) }
+        let ours = try spawn([link, "--socket", dir + "/second.sock"], environment: ["PATH=/usr/bin:/bin"],
+                             stderr: dir + "/ours.err", stdout: dir + "/ours.out")
+        defer { _ = Self.stopProcess(ours, SIGKILL) }
+        #expect(Self.waitForText(dir + "/ours.out") { $0.contains("iio-sensor-proxy vanished") },
+                "\(readText(dir + "/ours.out")) \(readText(dir + "/ours.err")) \(readText(dir + "/second.err"))")
+        #expect(readText(dir + "/ours.out") == text)
     }
 
     // MARK: - Claims, Get without a claim, bad calls, the lock, the bus going away

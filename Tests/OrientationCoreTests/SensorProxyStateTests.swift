@@ -1,5 +1,4 @@
 import OrientationCore
-import SensorProxyBus
 import Testing
 
 /// The facade's mapping from orientationd's state to iio-sensor-proxy's strings.
