@@ -7,9 +7,10 @@ The sensor is a umockdev fixture (accel_3d, le:s16/32>>0 plus a timestamp) whose
 /proc: context switches summed over every thread of the daemon, and utime+stime.
 Usage: Benchmarks/iio-wakeups.py [path/to/orientationd]   (make bench-iio)
        Benchmarks/iio-wakeups.py --idle [path/to/orientationd]   (make bench-idle: the sensor
-       present, nobody subscribed, 20 s: wake-ups, threads and resident memory)
+       present, nobody subscribed, 20 s: wake-ups, threads and resident memory; measured twice,
+       socket only and with --dbus on a private system-like bus)
 """
-import os, socket, struct, subprocess, sys, tempfile, time
+import os, re, socket, struct, subprocess, sys, tempfile, time
 
 args = [a for a in sys.argv[1:] if a != "--idle"]
 idle = "--idle" in sys.argv[1:]
@@ -36,16 +37,26 @@ def script_line(delay_ms, data):
     return bytes(out) + b"\n"
 
 def counters(pid):
-    switches = 0
+    """Context switches per thread id, and the process's CPU seconds."""
+    switches = {}
     for task in os.listdir(f"/proc/{pid}/task"):
-        with open(f"/proc/{pid}/task/{task}/status") as f:
-            for line in f:
-                if line.startswith(("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches")):
-                    switches += int(line.split()[1])
+        try:
+            with open(f"/proc/{pid}/task/{task}/status") as f:
+                switches[task] = sum(int(line.split()[1]) for line in f
+                                     if line.startswith(("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches")))
+        except FileNotFoundError:
+            pass  # the thread ended while we listed
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
     cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     return switches, cpu
+
+def switches_between(before, after):
+    """Switches in the window: threads alive at both ends, plus every switch of threads born in
+    it. A thread that ended in the window took its counter with it (summing totals instead gave
+    negative counts); such threads are counted separately."""
+    total = sum(after[t] - before.get(t, 0) for t in after)
+    return total, sum(1 for t in before if t not in after)
 
 def measure(batch, tmp):
     with open(f"{tmp}/accel.umockdev", "w") as f: f.write(DESCRIPTION)
@@ -69,7 +80,7 @@ def measure(batch, tmp):
         time.sleep(SECONDS)
         s1, c1 = counters(pid); t1 = time.monotonic()
         client.close()
-        return (s1 - s0) / (t1 - t0), (c1 - c0) / (t1 - t0) * 1000
+        return switches_between(s0, s1)[0] / (t1 - t0), (c1 - c0) / (t1 - t0) * 1000
     finally:
         os.killpg(runner.pid, 15); runner.wait()
 
@@ -78,13 +89,38 @@ def resident_and_threads(pid):
         rss = next(int(line.split()[1]) for line in f if line.startswith("VmRSS"))
     return rss / 1024, len(os.listdir(f"/proc/{pid}/task"))
 
-def measure_idle(tmp, seconds=20):
-    """The daemon with a sensor present and nobody subscribed: it should sleep."""
+def private_bus(tmp):
+    """A dbus-daemon configured like Debian's system bus, with only the project's policy."""
+    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    config = open("/usr/share/dbus-1/system.conf").read()
+    for pattern in ("<user>messagebus</user>", "<standard_system_servicedirs/>", "<includedir>system.d</includedir>",
+                    "<includedir>/etc/dbus-1/system.d</includedir>"):
+        config = config.replace(pattern, "")
+    config = re.sub(r"<include ignore_missing=\"yes\">[^<]*</include>", "", config)
+    config = re.sub(r"<pidfile>[^<]*</pidfile>", "", config)
+    config = re.sub(r"<listen>[^<]*</listen>", f"<listen>unix:path={tmp}/bus</listen>", config)
+    config = config.replace("</busconfig>", f"<include>{repo}/config/net.hadess.SensorProxy.conf</include>\n</busconfig>")
+    with open(f"{tmp}/bus.conf", "w") as f: f.write(config)
+    bus = subprocess.Popen(["dbus-daemon", f"--config-file={tmp}/bus.conf", "--nofork", "--nopidfile"],
+                           stderr=subprocess.DEVNULL)
+    for _ in range(500):
+        if os.path.exists(f"{tmp}/bus"): break
+        time.sleep(0.01)
+    return bus, f"unix:path={tmp}/bus"
+
+def measure_idle(tmp, seconds=20, dbus=False):
+    """The daemon with a sensor present and nobody subscribed (nor claiming): it should sleep."""
     with open(f"{tmp}/accel.umockdev", "w") as f: f.write(DESCRIPTION)
     sock = f"{tmp}/idle.sock"
+    env = {"PATH": "/usr/bin:/bin"}
+    extra, bus = [], None
+    if dbus:
+        bus, address = private_bus(tmp)
+        env["DBUS_SYSTEM_BUS_ADDRESS"] = address
+        extra = ["--dbus"]
     runner = subprocess.Popen(["umockdev-run", "-d", f"{tmp}/accel.umockdev",
-                               "--", daemon, "--socket", sock, "--log-level", "warning"],
-                              env={"PATH": "/usr/bin:/bin"}, start_new_session=True)
+                               "--", daemon, "--socket", sock, "--log-level", "warning"] + extra,
+                              env=env, start_new_session=True)
     try:
         for _ in range(500):
             if os.path.exists(sock): break
@@ -95,17 +131,20 @@ def measure_idle(tmp, seconds=20):
         time.sleep(seconds)
         s1, c1 = counters(pid)
         rss, threads = resident_and_threads(pid)
-        return s1 - s0, (c1 - c0) * 1000, rss, threads
+        switched, ended = switches_between(s0, s1)
+        return switched, ended, (c1 - c0) * 1000, rss, threads
     finally:
         os.killpg(runner.pid, 15); runner.wait()
+        if bus: bus.terminate(); bus.wait()
 
 if idle:
-    with tempfile.TemporaryDirectory() as tmp:
-        wakeups, cpu, rss, threads = measure_idle(tmp)
-        print(f"orientationd ({daemon}), a umockdev accelerometer present, no subscriber, 20 s measured")
-        print("| wake-ups in 20 s (context switches, all threads) | CPU ms in 20 s | resident memory | threads |")
-        print("|---:|---:|---:|---:|")
-        print(f"| {wakeups} | {cpu:.0f} | {rss:.1f} MiB | {threads} |")
+    print(f"orientationd ({daemon}), a umockdev accelerometer present, no subscriber, 20 s measured")
+    print("| mode | wake-ups in 20 s (context switches, all threads) | threads that ended meanwhile | CPU ms in 20 s | resident memory | threads |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for dbus in (False, True):
+        with tempfile.TemporaryDirectory() as tmp:
+            wakeups, ended, cpu, rss, threads = measure_idle(tmp, dbus=dbus)
+            print(f"| {'--dbus (private system bus)' if dbus else 'socket only'} | {wakeups} | {ended} | {cpu:.0f} | {rss:.1f} MiB | {threads} |")
     sys.exit(0)
 
 with tempfile.TemporaryDirectory() as tmp:

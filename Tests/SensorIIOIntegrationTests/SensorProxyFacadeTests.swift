@@ -164,6 +164,59 @@ extension SensorIIOIntegrationTests {
         #expect(readText(dir + "/ours.out") == text)
     }
 
+    // MARK: - The policy file: anyone may call, only root may own the name
+
+    static var canActAsAnotherUser: Bool { getuid() == 0 && access("/usr/bin/setpriv", X_OK) == 0 }
+
+    /// config/net.hadess.SensorProxy.conf on a bus that denies by default: an unprivileged user
+    /// reads the properties, claims, pings and introspects; an unprivileged orientationd may not
+    /// own the name and says why.
+    @Test(.enabled(if: facadeToolsAvailable && canActAsAnotherUser, "needs root, setpriv, dbus-daemon and gdbus (make setup)"))
+    func thePolicyLetsAnyoneCallAndOnlyRootOwnTheName() throws {
+        let bus = try PrivateSystemBus()
+        let dir = bus.directory
+        chmod(dir, 0o755)  // the other user must reach the bus socket
+        let log = PrivateSystemBus.repository + "/data/xio-fusion/handheld.log"
+        let server = try spawn([Self.productsDirectory + "/orientationd", "--dbus", "--replay", log, "--socket", dir + "/d.sock"],
+                               environment: bus.clientEnvironment, stderr: dir + "/daemon.err")
+        defer { _ = Self.stopProcess(server) }
+        #expect(Self.waitForText(dir + "/daemon.err") { $0.contains("serving net.hadess.SensorProxy") }, "\(readText(dir + "/daemon.err"))")
+        let nobody = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+        func gdbusAsNobody(_ name: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+            let pid = try spawn(nobody + ["/usr/bin/gdbus", "call", "--system", "--dest", "net.hadess.SensorProxy"] + arguments,
+                                environment: bus.clientEnvironment, stderr: dir + "/\(name).err", stdout: dir + "/\(name).out")
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+            return (status, readText(dir + "/\(name).out") + readText(dir + "/\(name).err"))
+        }
+        let path = ["--object-path", "/net/hadess/SensorProxy", "--method"]
+        let getAll = try gdbusAsNobody("getall", path + ["org.freedesktop.DBus.Properties.GetAll", "net.hadess.SensorProxy"])
+        #expect(getAll.status == 0 && getAll.output.contains("'HasAccelerometer': <true>"), "\(getAll.output)")
+        let claim = try gdbusAsNobody("claim", path + ["net.hadess.SensorProxy.ClaimAccelerometer"])
+        #expect(claim.status == 0, "\(claim.output)")
+        let ping = try gdbusAsNobody("ping", path + ["org.freedesktop.DBus.Peer.Ping"])
+        #expect(ping.status == 0, "\(ping.output)")
+        let introspect = try gdbusAsNobody("introspect", path + ["org.freedesktop.DBus.Introspectable.Introspect"])
+        #expect(introspect.status == 0 && introspect.output.contains("AccelerometerOrientation"), "\(introspect.output)")
+        // Anything else is denied by the bus, not by orientationd.
+        let other = try gdbusAsNobody("other", path + ["org.example.Nope.Call"])
+        #expect(other.status != 0 && other.output.contains("AccessDenied"), "\(other.output)")
+
+        // An unprivileged orientationd: the bus refuses the name; the log says what to do, and
+        // its socket serves anyway.
+        let userDir = dir + "/user"
+        mkdir(userDir, 0o777)
+        chmod(userDir, 0o777)
+        let user = try spawn(nobody + [Self.productsDirectory + "/orientationd", "--dbus", "--replay", log, "--socket", userDir + "/d.sock"],
+                             environment: bus.clientEnvironment, stderr: dir + "/user.err")
+        defer { _ = Self.stopProcess(user) }
+        #expect(Self.waitForText(dir + "/user.err") { $0.contains("does not let this user own net.hadess.SensorProxy") },
+                "\(readText(dir + "/user.err"))")
+        let client = connectUnix(userDir + "/d.sock")
+        #expect(client >= 0 && readLine(client, timeout: 5)?.contains("hello") == true, "the socket serves without the bus")
+        if client >= 0 { close(client) }
+    }
+
     // MARK: - Claims, Get without a claim, bad calls, the lock, the bus going away
 
     /// Claims count like socket subscribers, per unique name: the replay runs while any claimer
