@@ -183,7 +183,8 @@ let package = Package(
             name: "OrientationServerTests",
             dependencies: [
                 "orientationd", "orientationctl", "OrientationServer", "OrientationClient", "OrientationProtocol",
-                "OrientationCore", "SensorPipeline", "SensorLog",
+                "OrientationCore", "SensorPipeline", "SensorLog", "OrientationDaemon",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],

@@ -7,12 +7,13 @@
 #   systemd: systemd-analyze (unit checks) and systemd-socket-activate (socket activation test)
 #   libsystemd-dev: sd-bus, for the net.hadess.SensorProxy D-Bus facade (CLibSystemd)
 #   dbus-daemon, libglib2.0-bin: a private system-like bus and gdbus for the facade's tests
+#   procps: /bin/kill, which the service's ExecReload= names (systemd-analyze verify checks it)
 #   iio-sensor-proxy: the real peer (and its monitor-sensor client) the facade is compared against;
 #     installed for its binaries only: nothing here starts it as a service
 set -euo pipefail
 
 packages=(libiio-dev libudev-dev pkg-config udev umockdev libumockdev-dev systemd libsystemd-dev
-          dbus-daemon libglib2.0-bin iio-sensor-proxy)
+          dbus-daemon libglib2.0-bin iio-sensor-proxy procps)
 
 if ! command -v swift >/dev/null 2>&1; then
     echo "setup: no 'swift' on PATH; install the Swift 6 toolchain (swift.org) first" >&2

@@ -94,6 +94,42 @@ public final class OrientationService: Sendable {
         return OrientationService(server: server, pipeline: pipeline, sensorProxy: sensorProxy, monitor: monitor)
     }
 
+    /// What a reload did: the settings that need a restart to change (kept as they were).
+    public struct ReloadOutcome: Sendable, Equatable {
+        public var needRestart: [String] = []
+    }
+
+    /// Applies reloaded settings without dropping a client: the detector's parameters (an open
+    /// sensor is reopened at once with a fresh detector), the server's limits and privileges,
+    /// and the sensor settings (a real sensor is reopened with them). Validates everything
+    /// before changing anything: on a throw nothing changed.
+    /// - Throws: the first problem (a detector parameter, an unknown privileged group).
+    public func reload(detector: OrientationDetector.Configuration, server new: ServerConfiguration,
+                       sensor: IIOSettings?) async throws -> ReloadOutcome {
+        _ = try OrientationDetector(configuration: detector)
+        var outcome = ReloadOutcome()
+        outcome.needRestart = try await server.reconfigure(new)
+        try pipeline.reconfigure(detector)
+        if let sensor, let iio = pipeline.source as? DiscoveringIIOSource, sensor != iio.settings {
+            iio.update(settings: sensor)
+            pipeline.restart()
+        }
+        return outcome
+    }
+
+    /// The service manager's STATUS= line: the socket, the sensor in use, the clients.
+    public func statusLine() async -> String {
+        let (connections, subscribers) = await server.hub.counts()
+        let sensor: String
+        if let iio = pipeline.source as? DiscoveringIIOSource {
+            sensor = iio.lastOpened.map { "sensor \($0)" } ?? "no sensor opened yet"
+        } else {
+            sensor = "replaying \(pipeline.source.name)"
+        }
+        let open = pipeline.health.isAlive ? "" : " (not responding)"
+        return "\(sensor)\(open); \(connections) client\(connections == 1 ? "" : "s"), \(subscribers) subscribed; socket \(server.configuration.socketPath)"
+    }
+
     /// The services: the socket server and the pipeline; a finished replay with `exitWhenDone`
     /// shuts the group down. SIGTERM and SIGINT shut it down gracefully: pass `shutdownSignals`
     /// created before ``start(source:detector:server:listeningSocket:exitWhenDone:watchHotplug:logger:)``
@@ -102,12 +138,25 @@ public final class OrientationService: Sendable {
     ///
     /// `ignoredSignals` (SIGHUP, SIGUSR1, SIGUSR2 from the daemon) are logged and otherwise
     /// ignored, so a stray one never kills the daemon.
+    ///
+    /// `reloadSignals` (SIGHUP) run `reload` each time, between `RELOADING=1` and `READY=1`.
+    /// With `watchdogInterval` (from `WATCHDOG_USEC`), `WATCHDOG=1` is sent every half interval
+    /// while the pipeline makes progress and the event loop answers (``WatchdogService``).
     public func serviceGroup(logger: Logger, shutdownSignals: UnixSignalsSequence? = nil,
-                             ignoredSignals: UnixSignalsSequence? = nil) -> ServiceGroup {
+                             ignoredSignals: UnixSignalsSequence? = nil,
+                             reloadSignals: UnixSignalsSequence? = nil, reload: (@Sendable () async -> Void)? = nil,
+                             watchdogInterval: Double? = nil) -> ServiceGroup {
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: SocketServerService(server: server)),
             .init(service: PipelineService(pipeline: pipeline, monitor: monitor), successTerminationBehavior: .gracefullyShutdownGroup),
         ]
+        if let reloadSignals, let reload {
+            services.append(.init(service: ReloadService(signals: reloadSignals, reload: reload, status: { await self.statusLine() })))
+        }
+        if let watchdogInterval {
+            services.append(.init(service: WatchdogService(interval: watchdogInterval, health: pipeline.health, hub: server.hub,
+                                                           status: { await self.statusLine() }, logger: logger)))
+        }
         if let sensorProxy { services.append(.init(service: SensorProxyService(bus: sensorProxy))) }
         if let shutdownSignals {
             services.append(.init(service: ShutdownSignalService(signals: shutdownSignals, logger: logger),

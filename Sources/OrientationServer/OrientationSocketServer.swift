@@ -14,7 +14,9 @@ import Glibc
 /// file it created (never one systemd passed in, never a file that is no longer ours).
 public final class OrientationSocketServer: Sendable {
     public let hub: SubscriptionHub.Handle
-    public let configuration: ServerConfiguration
+    /// The configuration in force (a reload replaces the limits; see ``reconfigure(_:)``).
+    public var configuration: ServerConfiguration { current.withLock { $0 } }
+    private let current: Mutex<ServerConfiguration>
     private let group: MultiThreadedEventLoopGroup
     private let channel: Channel
     private let socketIdentity: Mutex<(dev: UInt, ino: UInt)?>
@@ -23,7 +25,7 @@ public final class OrientationSocketServer: Sendable {
     private init(hub: SubscriptionHub.Handle, configuration: ServerConfiguration, group: MultiThreadedEventLoopGroup,
                  channel: Channel, socketIdentity: (dev: UInt, ino: UInt)?, logger: Logger) {
         self.hub = hub
-        self.configuration = configuration
+        current = Mutex(configuration)
         self.group = group
         self.channel = channel
         self.socketIdentity = Mutex(socketIdentity)
@@ -92,6 +94,30 @@ public final class OrientationSocketServer: Sendable {
                                             "activation": "\(listeningSocket == nil ? "bound" : "systemd")"])
         return OrientationSocketServer(hub: handle, configuration: configuration, group: group, channel: channel,
                                        socketIdentity: identity, logger: logger)
+    }
+
+    /// Applies a reloaded configuration without dropping a client: limits (connections, per
+    /// user, reserve, idle timeout, output bound, line length, request rate for new
+    /// connections) and the privileged users and group. The socket's path, mode and group and
+    /// the write-buffer marks belong to the bound socket: changing them needs a restart, and
+    /// they are returned by name (and kept as they were).
+    /// - Throws: ``ServerError`` when the privileged group does not exist; nothing changes then.
+    public func reconfigure(_ new: ServerConfiguration) async throws -> [String] {
+        let privileges = try PrivilegePolicy(uids: new.privilegedUIDs, group: new.privilegedGroup)
+        let old = configuration
+        var applied = new
+        var needRestart: [String] = []
+        if new.socketPath != old.socketPath { needRestart.append("socket"); applied.socketPath = old.socketPath }
+        if new.socketMode != old.socketMode { needRestart.append("socket-mode"); applied.socketMode = old.socketMode }
+        if new.socketGroup != old.socketGroup { needRestart.append("socket-group"); applied.socketGroup = old.socketGroup }
+        if new.writeBufferHighWaterMark != old.writeBufferHighWaterMark || new.writeBufferLowWaterMark != old.writeBufferLowWaterMark {
+            needRestart.append("write buffer marks")
+            applied.writeBufferHighWaterMark = old.writeBufferHighWaterMark
+            applied.writeBufferLowWaterMark = old.writeBufferLowWaterMark
+        }
+        current.withLock { $0 = applied }
+        await hub.reconfigure(applied, privileges: privileges)
+        return needRestart
     }
 
     /// Says goodbye to every client, closes everything, removes our socket file. Idempotent.

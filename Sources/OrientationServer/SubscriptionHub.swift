@@ -2,6 +2,7 @@ import Logging
 import NIOCore
 import OrientationCore
 import OrientationProtocol
+import Synchronization
 
 /// The daemon's published state and its fan-out to clients.
 ///
@@ -22,8 +23,9 @@ public final class SubscriptionHub {
     private var subscriberCount = 0
     private(set) var sensorActive = false
     private var shuttingDown = false
-    let configuration: ServerConfiguration
-    let privileges: PrivilegePolicy
+    /// Replaced by a reload (``Handle/reconfigure(_:privileges:)``); connections read it live.
+    private(set) var configuration: ServerConfiguration
+    private(set) var privileges: PrivilegePolicy
     let logger: Logger
     /// Called on the loop when the subscriber count goes 0 → 1 (`true`) or 1 → 0 (`false`).
     private let onClaimChange: @Sendable (Bool) -> Void
@@ -183,6 +185,28 @@ extension SubscriptionHub {
             try! await hub.eventLoop.submit { hub.value.state }.get()
         }
 
+        /// Applies reloaded limits and privileges: new connections and every later check of
+        /// the existing ones use them (an existing connection keeps its request-rate bucket).
+        func reconfigure(_ configuration: ServerConfiguration, privileges: PrivilegePolicy) async {
+            try? await hub.eventLoop.submit {
+                hub.value.configuration = configuration
+                hub.value.privileges = privileges
+            }.get()
+        }
+
+        /// Whether the hub's loop runs a no-op within `seconds` (the watchdog's check that the
+        /// loop is not stuck). Never waits on the loop itself: a stuck loop gives false.
+        public func isResponsive(within seconds: Double) async -> Bool {
+            let probe = LoopProbe()
+            hub.eventLoop.execute { probe.answered.store(true, ordering: .releasing) }
+            let deadline = ContinuousClock.now.advanced(by: .clampedSeconds(seconds))
+            while !probe.answered.load(ordering: .acquiring) {
+                if ContinuousClock.now >= deadline { return false }
+                try? await Task.sleep(for: .milliseconds(2))
+            }
+            return true
+        }
+
         /// Number of connections and of subscribers.
         public func counts() async -> (connections: Int, subscribers: Int) {
             try! await hub.eventLoop.submit { (hub.value.connectionCount, hub.value.subscribers) }.get()
@@ -190,4 +214,9 @@ extension SubscriptionHub {
     }
 
     public var handle: Handle { Handle(self) }
+}
+
+/// Set by the loop when it runs the watchdog's no-op.
+private final class LoopProbe: Sendable {
+    let answered = Atomic<Bool>(false)
 }

@@ -20,8 +20,24 @@ public enum SystemdIntegration {
         return fd
     }
 
+    /// The watchdog interval systemd asks for (`WATCHDOG_USEC`, when `WATCHDOG_PID` is unset
+    /// or this process), in seconds; `nil` without one.
+    public static func watchdogInterval() -> Double? {
+        if let pidText = getenv("WATCHDOG_PID").map({ String(cString: $0) }), Int32(pidText) != getpid() { return nil }
+        guard let text = getenv("WATCHDOG_USEC").map({ String(cString: $0) }), let usec = UInt64(text), usec > 0 else { return nil }
+        return Double(usec) / 1e6
+    }
+
+    /// CLOCK_MONOTONIC in microseconds (`MONOTONIC_USEC=` beside `RELOADING=1`).
+    public static func monotonicMicroseconds() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000
+    }
+
     /// Sends a state line (`READY=1`, `STOPPING=1`, `STATUS=…`) to the service manager when
-    /// `NOTIFY_SOCKET` is set; returns false when there is none or sending failed.
+    /// `NOTIFY_SOCKET` is set; returns false when there is none or sending failed. Never blocks:
+    /// when the manager's queue is full the line is dropped (and false returned).
     @discardableResult
     public static func notify(_ state: String) -> Bool {
         guard let socketPath = getenv("NOTIFY_SOCKET").map({ String(cString: $0) }), !socketPath.isEmpty else { return false }
@@ -37,7 +53,11 @@ public enum SystemdIntegration {
         let length = socklen_t(MemoryLayout<sa_family_t>.size + pathBytes.count)
         let sent = state.withCString { text in
             withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { sendto(fd, text, strlen(text), 0, $0, length) }
+                // Never blocking: a datagram queue the manager does not drain (net.unix.max_dgram_qlen,
+                // 10 by default) would otherwise stall whichever thread sends the next ping.
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    sendto(fd, text, strlen(text), Int32(MSG_DONTWAIT) | Int32(MSG_NOSIGNAL), $0, length)
+                }
             }
         }
         return sent >= 0

@@ -13,7 +13,9 @@ import Synchronization
 /// the next open then reads it polled, through its raw attributes, logged once, and the open
 /// after that tries buffered again (issue 10, item 6).
 public final class DiscoveringIIOSource: SensorSource {
-    public let settings: IIOSettings
+    /// The settings the next ``open()`` uses (replaced by ``update(settings:)`` on a reload).
+    public var settings: IIOSettings { current.withLock { $0 } }
+    private let current: Mutex<IIOSettings>
     private let logger: Logger
     public var name: String { "iio" }
     /// Devices whose buffer delivered nothing on the last open: read polled on the next one.
@@ -23,9 +25,19 @@ public final class DiscoveringIIOSource: SensorSource {
     private let clocks: SystemClocks
 
     public init(settings: IIOSettings, logger: Logger, clocks: SystemClocks = .system) {
-        self.settings = settings
+        current = Mutex(settings)
         self.logger = logger
         self.clocks = clocks
+    }
+
+    /// The device the last ``open()`` used, e.g. `iio:device0 (accel_3d)` (for STATUS= lines).
+    public var lastOpened: String? { opened.withLock { $0 } }
+    private let opened = Mutex<String?>(nil)
+
+    /// Replaces the settings; they apply from the next ``open()`` (the daemon restarts the
+    /// pipeline after a reload, so at once if the sensor is open).
+    public func update(settings: IIOSettings) {
+        current.withLock { $0 = settings }
     }
 
     /// True when discovery finds a display accelerometer now (udev enumeration only; nothing
@@ -36,6 +48,7 @@ public final class DiscoveringIIOSource: SensorSource {
 
     /// What ``open()`` would use now, and why (for `orientationd --list-sensors`).
     public func plan() throws -> (sensors: [SensorDescription], choice: SensorChoice, plan: IIOReadPlan?, matrix: MountMatrix.Selection?) {
+        let settings = self.settings
         let sensors = try UdevDiscovery.sensors()
         let choice = SensorChoice.choose(from: sensors, selector: settings.selector)
         guard let accel = choice.accelerometer else { return (sensors, choice, nil, nil) }
@@ -86,6 +99,7 @@ public final class DiscoveringIIOSource: SensorSource {
             "mount-matrix": "\(matrix.matrix)", "mount-matrix-source": "\(matrix.source)",
         ])
         let stream = try await IIOSensorSource(plan: plan, gyroscope: gyroPlan, name: "\(accel.id) (\(accel.name))", clocks: clocks).open()
+        opened.withLock { $0 = "\(accel.id) (\(accel.name))" }
         guard case .buffered = plan.mode, settings.mode == .auto else { return stream }
         let id = accel.id
         return DeliveryWatch(stream) { [self] in pollNext.withLock { _ = $0.insert(id) } }

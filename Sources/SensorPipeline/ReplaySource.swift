@@ -17,6 +17,8 @@ public final class ReplaySource: SensorSource {
     }
 
     public let name: String
+    /// A replay may pause for any time (a slow speed, a gap in the log): no watchdog deadline.
+    public var progressLimit: Double? { nil }
     public let speed: Speed
     public let loop: Bool
     public let samples: [Sample]

@@ -16,6 +16,9 @@ import OrientationCore
 /// - A ``SensorStreamInterruption`` that ``SensorStreamInterruption/reopensAtOnce`` (a system
 ///   resume, noticed by the IIO reader) closes the sensor and opens it again at once: no back-off,
 ///   no `unknown`, and a fresh detector, so nothing from before the suspend decides after it.
+/// - ``reconfigure(_:)`` replaces the detector's configuration: an open sensor is
+///   reopened with a fresh detector at once (as after a hotplug); a closed one uses it next time.
+/// - ``health`` says whether the pipeline is making progress (the watchdog's question).
 /// - ``run()`` returns after ``Commands/finish()`` (or ``finish()``), with the sensor closed.
 ///
 /// Not an actor: it protects no mutable state. ``run()`` owns the loop's state in its own frame,
@@ -36,7 +39,7 @@ public final class SensorPipeline: Sendable {
     /// The pipeline's inbox: claims, restarts (hotplug) and the end. Thread-safe; what is sent
     /// before ``SensorPipeline/run()`` starts waits for it.
     public struct Commands: Sendable {
-        enum Command: Sendable { case claim(Bool), restart }
+        enum Command: Sendable { case claim(Bool), restart, reconfigure(OrientationDetector.Configuration) }
         let stream: AsyncStream<Command>
         private let continuation: AsyncStream<Command>.Continuation
 
@@ -52,6 +55,10 @@ public final class SensorPipeline: Sendable {
         /// properties such as the mount matrix changed); also cuts short a retry's wait.
         public func restart() { continuation.yield(.restart) }
 
+        /// Replaces the detector configuration (a reload); ``SensorPipeline/reconfigure(_:)``
+        /// validates it first.
+        func reconfigure(_ configuration: OrientationDetector.Configuration) { continuation.yield(.reconfigure(configuration)) }
+
         /// Ends ``SensorPipeline/run()`` (after closing the sensor).
         public func finish() { continuation.finish() }
     }
@@ -60,6 +67,8 @@ public final class SensorPipeline: Sendable {
     /// The pipeline's inbox (also reachable through the methods below).
     public let commands: Commands
     private let configuration: OrientationDetector.Configuration
+    /// Whether the pipeline makes progress (read by the watchdog).
+    public let health = PipelineHealth()
     private let sink: @Sendable (Event) -> Void
     private let logger: Logger
 
@@ -71,6 +80,14 @@ public final class SensorPipeline: Sendable {
         self.sink = sink
         self.logger = logger
         self.commands = commands
+    }
+
+    /// Thread-safe: replaces the detector's configuration (a reload). An open sensor is reopened
+    /// with a fresh detector at once; a closed one uses it next time.
+    /// - Throws: the configuration's first problem; nothing changes then.
+    public func reconfigure(_ configuration: OrientationDetector.Configuration) throws(ConfigurationError) {
+        _ = try OrientationDetector(configuration: configuration)
+        commands.reconfigure(configuration)
     }
 
     /// Thread-safe: records that someone listens (`true`) or nobody does (`false`).
@@ -87,29 +104,32 @@ public final class SensorPipeline: Sendable {
     public func run() async {
         var reader: Task<Void, Never>? = nil
         var claimed = false
+        var configuration = self.configuration
         for await command in commands.stream {
             switch command {
             case .claim(let value):
                 claimed = value
                 if claimed, reader == nil {
-                    reader = Task { await self.readWhileClaimed() }
+                    reader = Task { [configuration] in await self.readWhileClaimed(configuration) }
                 } else if !claimed, let running = reader {
                     running.cancel()
                     await running.value
                     reader = nil
                 }
-            case .restart:
+            case .restart, .reconfigure:
+                if case .reconfigure(let new) = command { configuration = new }
                 guard claimed else { continue }
                 if let running = reader {
                     running.cancel()
                     await running.value
                 }
-                logger.info("reopening the sensor (hotplug)")
-                reader = Task { await self.readWhileClaimed() }
+                logger.info(command.isRestart ? "reopening the sensor (hotplug)" : "reopening the sensor (new detector settings)")
+                reader = Task { [configuration] in await self.readWhileClaimed(configuration) }
             }
         }
         reader?.cancel()
         await reader?.value
+        health.expectProgress(within: nil)
     }
 
     /// Ends ``run()`` (after closing the sensor).
@@ -119,11 +139,14 @@ public final class SensorPipeline: Sendable {
 
     /// The stream (and the libiio or file handle behind it) stays in the one task that opened
     /// it (Swift 6 checks this).
-    private func readWhileClaimed() async {
-        var detector = try! OrientationDetector(configuration: configuration)  // validated in init
+    private func readWhileClaimed(_ configuration: OrientationDetector.Configuration) async {
+        defer { health.expectProgress(within: nil) }
+        var detector = try! OrientationDetector(configuration: configuration)  // validated in init and reconfigure(_:)
         var delay = 0.5
+        let limit = source.progressLimit
         while !Task.isCancelled {
             let stream: any SampleStream
+            health.expectProgress(within: limit)
             do {
                 stream = try await source.open()
             } catch {
@@ -135,7 +158,9 @@ public final class SensorPipeline: Sendable {
             detector.reset()
             var failure: Error? = nil
             do {
+                health.expectProgress(within: limit)
                 while let sample = try await stream.next() {
+                    health.expectProgress(within: limit)
                     delay = 0.5
                     if let event = detector.process(sample) { sink(.orientation(event)) }
                 }
@@ -167,7 +192,15 @@ public final class SensorPipeline: Sendable {
     private func backOff(failure: String, delay: inout Double) async {
         logger.warning("sensor failure; retrying", metadata: ["error": "\(failure)", "retry-in": "\(delay)s"])
         sink(.sensorFailed(failure))
+        health.expectProgress(within: source.progressLimit.map { $0 + delay })
         try? await Task.sleep(for: .clampedSeconds(delay))
         delay = min(delay * 2, 30)
+    }
+}
+
+extension SensorPipeline.Commands.Command {
+    var isRestart: Bool {
+        if case .restart = self { return true }
+        return false
     }
 }

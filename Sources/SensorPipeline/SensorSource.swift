@@ -15,10 +15,15 @@ public protocol SensorSource: Sendable {
     /// Whether there is a sensor to open now, without opening it (the D-Bus facade's
     /// `HasAccelerometer`, which desktops read before they claim). Default: true.
     func isPresent() -> Bool
+    /// The longest wait, in seconds, for the next sample (or for `open()`) that still means the
+    /// source works; past it the watchdog stops its pings (``PipelineHealth``). `nil`: the source
+    /// may fall silent for any time (a replay). Default: 10 s.
+    var progressLimit: Double? { get }
 }
 
 extension SensorSource {
     public func isPresent() -> Bool { true }
+    public var progressLimit: Double? { 10 }
 }
 
 /// Samples from an open sensor. Not `Sendable`: it belongs to the task that opened it, so the

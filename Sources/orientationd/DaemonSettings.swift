@@ -18,8 +18,11 @@ struct DaemonSettings {
 
     static let serverSection = "server"
 
-    init(command: Orientationd) throws {
-        if let path = command.config {
+    /// The settings from `command`'s configuration file (or `configPath` instead), then its
+    /// options, which win. A reload calls this again, so the file is re-read and the options
+    /// still win.
+    init(command: Orientationd, configPath: String? = nil) throws {
+        if let path = configPath ?? command.config {
             do {
                 let file = try ConfigurationFileReader.load(path)
                 try detector.apply(file)

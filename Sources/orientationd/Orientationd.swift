@@ -14,7 +14,8 @@ import UnixSignals
 /// `orientationd`: publishes device-orientation changes over a Unix socket.
 ///
 /// Wiring only: configuration, the sensor pipeline, the socket server, signals. SIGTERM and
-/// SIGINT shut down gracefully (clients get `goodbye`, the socket file is removed).
+/// SIGINT shut down gracefully (clients get `goodbye`, the socket file is removed). SIGHUP
+/// re-reads the configuration file; a bad one is refused and the running settings stay.
 @main
 struct Orientationd: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -71,6 +72,15 @@ struct Orientationd: AsyncParsableCommand {
     @Option(name: [.customLong("set"), .customShort("s")], help: ArgumentHelp("Override a detector parameter.", valueName: "name=value"))
     var assignments: [String] = []
 
+    @Flag(help: "Check the configuration file (FILE, else --config, else /etc/orientationd/orientationd.conf) and the options, print the result, and exit: 0 when valid.")
+    var checkConfig = false
+
+    @Argument(help: ArgumentHelp("With --check-config: the file to check.", valueName: "FILE"))
+    var checkConfigFile: String?
+
+    /// The installed configuration, which --check-config checks when no file is named.
+    static let defaultConfigPath = "/etc/orientationd/orientationd.conf"
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String = "info"
 
@@ -78,12 +88,29 @@ struct Orientationd: AsyncParsableCommand {
         guard let level = Logger.Level(rawValue: logLevel) else {
             throw ValidationError("--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
         }
+        let journal = JournalLogHandler.standardErrorIsJournal
         LoggingSystem.bootstrap { label in
+            if journal {
+                var handler = JournalLogHandler()
+                handler.logLevel = level
+                return handler
+            }
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level
             return handler
         }
         let logger = Logger(label: "orientationd")
+        if checkConfig {
+            let path = checkConfigFile ?? config ?? Self.defaultConfigPath
+            do {
+                let checked = try DaemonSettings(command: self, configPath: path)
+                print("\(path): valid (socket \(checked.server.socketPath), D-Bus \(checked.dbus ? "on" : "off"))")
+                return
+            } catch {
+                throw DaemonFailure("\(error)")
+            }
+        }
+        guard checkConfigFile == nil else { throw ValidationError("a FILE argument is only accepted with --check-config") }
         let settings = try DaemonSettings(command: self)
         Self.raiseFileLimit(logger: logger)
 
@@ -115,9 +142,10 @@ struct Orientationd: AsyncParsableCommand {
         // one that arrives before the service group runs.
         let shutdownSignals = await UnixSignalsSequence(trapping: .sigterm, .sigint)
         // Signals a service manager or a user may send that would otherwise kill the daemon
-        // without goodbye and leave its socket behind (issue 9): logged and ignored until
-        // reload exists.
-        let ignoredSignals = await UnixSignalsSequence(trapping: .sighup, .sigusr1, .sigusr2)
+        // without goodbye and leave its socket behind (issue 9): SIGHUP reloads, the others
+        // are logged and ignored. Trapped now, so that one arriving during startup is kept.
+        let reloadSignals = await UnixSignalsSequence(trapping: .sighup)
+        let ignoredSignals = await UnixSignalsSequence(trapping: .sigusr1, .sigusr2)
         if exitWhenDone {
             if replay == nil {
                 logger.warning("--exit-when-done only applies to --replay; ignoring it")
@@ -134,10 +162,46 @@ struct Orientationd: AsyncParsableCommand {
         } catch let error as ServerError {
             throw DaemonFailure(error.description)
         }
-        let group = service.serviceGroup(logger: logger, shutdownSignals: shutdownSignals, ignoredSignals: ignoredSignals)
-        SystemdIntegration.notify("READY=1\nSTATUS=serving \(settings.server.socketPath)")
+        let command = self
+        let reload: @Sendable () async -> Void = {
+            await Self.reload(command: command, service: service, running: settings, readsSensor: replay == nil, logger: logger)
+        }
+        let watchdog = SystemdIntegration.watchdogInterval()
+        if let watchdog { logger.info("systemd watchdog on", metadata: ["interval": "\(watchdog)s"]) }
+        let group = service.serviceGroup(logger: logger, shutdownSignals: shutdownSignals, ignoredSignals: ignoredSignals,
+                                         reloadSignals: reloadSignals, reload: reload, watchdogInterval: watchdog)
+        SystemdIntegration.notify("READY=1\nSTATUS=\(await service.statusLine())")
         try await group.run()
         SystemdIntegration.notify("STOPPING=1")
+    }
+
+    /// SIGHUP: re-reads the file (the command-line options still win) and applies what can
+    /// change while running. A file that does not parse or validate is refused with its
+    /// file:line, and the running settings stay. Settings bound at startup (the socket, D-Bus)
+    /// are named as needing a restart.
+    static func reload(command: Orientationd, service: OrientationService, running: DaemonSettings, readsSensor: Bool,
+                       logger: Logger) async {
+        let file = command.config ?? "(no configuration file: options only)"
+        let settings: DaemonSettings
+        do {
+            settings = try DaemonSettings(command: command)
+        } catch {
+            logger.error("reload refused; keeping the running settings", metadata: ["file": "\(file)", "error": "\(error)"])
+            return
+        }
+        do {
+            let outcome = try await service.reload(detector: settings.detector, server: settings.server,
+                                                   sensor: readsSensor ? settings.sensor : nil)
+            var needRestart = outcome.needRestart
+            if settings.dbus != running.dbus { needRestart.append("dbus enable") }
+            logger.notice("configuration reloaded", metadata: ["file": "\(file)"])
+            if !needRestart.isEmpty {
+                logger.warning("some changed settings apply only after a restart; keeping them as they were",
+                               metadata: ["settings": "\(needRestart.joined(separator: ", "))"])
+            }
+        } catch {
+            logger.error("reload refused; keeping the running settings", metadata: ["file": "\(file)", "error": "\(error)"])
+        }
     }
 
     static func printSensors(_ source: DiscoveringIIOSource) throws {
