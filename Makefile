@@ -1,8 +1,16 @@
 # orientationd: the two commands of the README's quick start are `make demo` and `make test`.
 SWIFT ?= swift
 LOG ?= data/xio-fusion/handheld.log
+# Every release build links the Swift runtime statically (Foundation and Dispatch included), so
+# the installed binaries need no toolchain, only Debian's libraries; one set of flags for every
+# target, so that they share one build instead of rebuilding each other's.
+RELEASE = $(SWIFT) build -c release --static-swift-stdlib
+PREFIX ?= /usr/local
+DESTDIR ?=
+# The manuals' date: the last commit's (reproducible), else today.
+MANUAL_DATE ?= $(shell git log -1 --format=%cs 2>/dev/null || date +%F)
 
-.PHONY: all setup build demo replay test test-repeat bench bench-iio bench-idle bench-dos clean
+.PHONY: all setup build release manuals install uninstall deb demo replay test test-repeat bench bench-iio bench-idle bench-dos clean
 
 all: build
 
@@ -16,13 +24,13 @@ build: setup
 ## The main job on the bundled real recording: the daemon replays it over a private socket and
 ## orientationctl monitor prints what it publishes (DEMO_SPEED=5 by default).
 demo: setup
-	$(SWIFT) build -c release --product orientationd
-	$(SWIFT) build -c release --product orientationctl
+	$(RELEASE) --product orientationd
+	$(RELEASE) --product orientationctl
 	scripts/demo.sh
 
 ## The detector alone on the recording, as fast as possible.
 replay: setup
-	$(SWIFT) build -c release --product orientationctl
+	$(RELEASE) --product orientationctl
 	.build/release/orientationctl replay $(LOG)
 
 ## Every test (the umockdev integration suite in its own process); the last line printed is the
@@ -38,27 +46,60 @@ test-repeat: setup
 
 ## Benchmarks in a release build; writes the report quoted in docs/PERFORMANCE.md.
 bench: setup
-	$(SWIFT) build -c release --product orientationctl
-	$(SWIFT) build -c release --product orientationd
-	$(SWIFT) build -c release --product OrientationBenchmarks
+	$(RELEASE) --product orientationctl
+	$(RELEASE) --product orientationd
+	$(RELEASE) --product OrientationBenchmarks
 	.build/release/OrientationBenchmarks --output bench-results.md
 
 ## Wake-ups and CPU of the daemon reading a (umockdev) 100 Hz sensor, by batch size.
 bench-iio: setup
-	$(SWIFT) build -c release --product orientationd
+	$(RELEASE) --product orientationd
 	Benchmarks/iio-wakeups.py .build/release/orientationd
 
 ## An idle daemon (a umockdev sensor present, nobody subscribed) over 20 s: wake-ups, CPU,
 ## resident memory, threads.
 bench-idle: setup
-	$(SWIFT) build -c release --product orientationd
+	$(RELEASE) --product orientationd
 	Benchmarks/iio-wakeups.py --idle .build/release/orientationd
 
 ## Issue 9's three denial-of-service loads at once (as other users; needs root): root's get
 ## latency, fresh connections, the daemon's memory and CPU. SECONDS=120 by default.
 bench-dos: setup
-	$(SWIFT) build -c release --product orientationd
+	$(RELEASE) --product orientationd
 	Benchmarks/dos-load.py --seconds $(or $(SECONDS),120) --report bench-dos.md .build/release/orientationd
+
+## The two binaries, release, Swift runtime linked in.
+release: setup
+	$(RELEASE) --product orientationd
+	$(RELEASE) --product orientationctl
+
+## Man pages: orientationd(8) and orientationctl(1) from the same declarations as --help
+## (swift-argument-parser's GenerateManual plugin), orientationd.conf(5) from the sample
+## configuration and the detector's parameter table (scripts/config-manpage.py).
+manuals: setup
+	$(SWIFT) build --product orientationd
+	$(SWIFT) build --product orientationctl
+	$(SWIFT) package plugin generate-manual --configuration debug --date $(MANUAL_DATE) --section 8 >/dev/null
+	mkdir -p .build/manuals
+	cp .build/plugins/GenerateManual/outputs/orientationd/orientationd.8 .build/manuals/orientationd.8
+	$(SWIFT) package plugin generate-manual --configuration debug --date $(MANUAL_DATE) --section 1 >/dev/null
+	cp .build/plugins/GenerateManual/outputs/orientationctl/orientationctl.1 .build/manuals/orientationctl.1
+	.build/debug/orientationctl parameters > .build/manuals/parameters.txt
+	scripts/config-manpage.py config/orientationd.conf .build/manuals/parameters.txt $(MANUAL_DATE) > .build/manuals/orientationd.conf.5
+
+## Install under PREFIX (default /usr/local; DESTDIR for staging): binaries, systemd units, the
+## udev rule, the D-Bus policy, /etc/orientationd/orientationd.conf (never overwritten), man
+## pages and orientationctl's shell completions. `make uninstall` removes exactly those.
+install: release manuals
+	PREFIX=$(PREFIX) DESTDIR=$(DESTDIR) BUILD=.build/release MANUALS=.build/manuals scripts/install.sh install
+
+uninstall:
+	PREFIX=$(PREFIX) DESTDIR=$(DESTDIR) scripts/install.sh uninstall
+
+## A Debian package (dpkg-deb) in dist/: replaces iio-sensor-proxy, enables the socket, the
+## service and the D-Bus facade; Depends derived from the binaries' libraries.
+deb: release manuals
+	scripts/make-deb.sh dist
 
 clean:
 	$(SWIFT) package clean

@@ -201,6 +201,9 @@ let package = Package(
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
+        // The installed layout (make install into a DESTDIR); run by scripts/run-tests.sh after
+        // the install, skipped otherwise.
+        .testTarget(name: "InstallTests", swiftSettings: strictSettings),
         .testTarget(
             name: "SystemLibraryTests",
             dependencies: ["CLibIIO", "CLibUdev"],

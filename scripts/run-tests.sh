@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Every test, in two processes:
-#   1. all suites except SensorIIOIntegrationTests;
+# Every test, in three processes:
+#   1. all suites except SensorIIOIntegrationTests and InstallTests;
 #   2. SensorIIOIntegrationTests alone under umockdev-wrapper: umockdev's preload and testbed state
 #      are process-global (a testbed redirects /dev and /sys for the whole process, which would
-#      break the other suites' child processes), so it gets a process of its own.
+#      break the other suites' child processes), so it gets a process of its own;
+#   3. `make install` into a temporary DESTDIR (the release build, Swift runtime linked in, and
+#      the man pages) and the Debian package, then InstallTests on what they hold.
 # The last line is the combined count: "tests: N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -11,12 +13,21 @@ swift build --build-tests || { echo "tests: 0 passed, 1 failed"; exit 1; }
 
 main_log=$(mktemp)
 iio_log=$(mktemp)
-trap 'rm -f "$main_log" "$iio_log"' EXIT
+install_log=$(mktemp)
+destdir=$(mktemp -d)
+trap 'rm -rf "$main_log" "$iio_log" "$install_log" "$destdir"' EXIT
 
-swift test --skip-build --skip SensorIIOIntegrationTests 2>&1 | tee "$main_log"
+swift test --skip-build --skip 'SensorIIOIntegrationTests|InstallTests' 2>&1 | tee "$main_log"
 main_status=${PIPESTATUS[0]}
 umockdev-wrapper swift test --skip-build --filter SensorIIOIntegrationTests 2>&1 | tee "$iio_log"
 iio_status=${PIPESTATUS[0]}
+if make --no-print-directory install DESTDIR="$destdir/root" PREFIX=/usr && deb=$(scripts/make-deb.sh "$destdir/dist"); then
+    ORIENTATIOND_INSTALL_DESTDIR="$destdir/root" ORIENTATIOND_DEB="$deb" swift test --skip-build --filter InstallTests 2>&1 | tee "$install_log"
+    install_status=${PIPESTATUS[0]}
+else
+    echo "make install or make-deb.sh failed" | tee "$install_log"
+    install_status=1
+fi
 
 # Swift Testing's closing line: "✔ Test run with 131 tests in 20 suites passed after …"
 # (or "✘ … failed after … with N issues"); failed tests are the "✘ Test name(…) … failed" lines.
@@ -31,9 +42,10 @@ count() {
 }
 read -r main_total main_failed < <(count "$main_log" "$main_status")
 read -r iio_total iio_failed < <(count "$iio_log" "$iio_status")
-failed=$((main_failed + iio_failed))
-passed=$((main_total + iio_total - failed))
+read -r install_total install_failed < <(count "$install_log" "$install_status")
+failed=$((main_failed + iio_failed + install_failed))
+passed=$((main_total + iio_total + install_total - failed))
 [ "$passed" -lt 0 ] && passed=0
 echo
 echo "tests: $passed passed, $failed failed"
-[ "$main_status" -eq 0 ] && [ "$iio_status" -eq 0 ]
+[ "$main_status" -eq 0 ] && [ "$iio_status" -eq 0 ] && [ "$install_status" -eq 0 ]

@@ -1,6 +1,7 @@
 /// An INI-style configuration file (systemd's style): `[section]` headers, `name = value` lines,
-/// `#` or `;` comments, blank lines. Values are the text after `=`, trimmed; an optional pair of
-/// double quotes around a value is removed.
+/// `#` or `;` comments, blank lines. Values are the text after `=`, up to a `#` that follows a
+/// blank (a comment after the value, as the sample configuration writes them), trimmed; an
+/// optional pair of double quotes around a value is removed (and protects a ` #` inside it).
 ///
 /// Parsing never loses a problem: every malformed line, unknown section and repeated name is an
 /// ``ConfigFileError`` naming the file and line.
@@ -53,7 +54,11 @@ public struct ConfigFile: Sendable {
             }
             let name = String(trimmed[..<equals]).trimmingBlanks()
             var value = String(trimmed[trimmed.index(after: equals)...]).trimmingBlanks()
-            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
+            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
+                value = String(value.dropFirst().dropLast())
+            } else {
+                value = Self.withoutTrailingComment(value)
+            }
             guard !name.isEmpty else {
                 throw ConfigFileError(source: source, line: number, message: "missing name before \"=\"")
             }
@@ -65,6 +70,20 @@ public struct ConfigFile: Sendable {
             entries.append(Entry(section: current, name: name, value: value, line: number))
         }
         self.entries = entries
+    }
+
+    /// `value` up to the first `#` that follows a space or tab, trimmed: uncommenting a line
+    /// of the sample (`#idle-timeout = 60   # s: …`) gives `60`.
+    static func withoutTrailingComment(_ value: String) -> String {
+        var previous: Character = "\0"
+        for index in value.indices {
+            let character = value[index]
+            if character == "#", previous == " " || previous == "\t" {
+                return String(value[..<index]).trimmingBlanks()
+            }
+            previous = character
+        }
+        return value
     }
 
     /// The entries of one section, in file order.

@@ -14,6 +14,24 @@ import Testing
         #expect(configuration.portraitTilt == TiltRange(-40, 70))
     }
 
+    /// A comment after a value (a blank, then `#`) is not part of it; a `#` inside a word or
+    /// inside quotes is.
+    static let valueRows: [(line: String, value: String)] = [
+        ("a = 60                  # s: idle", "60"),
+        ("a = 60\t# tab before", "60"),
+        ("a = 0, 1, 0; -1, 0, 0; 0, 0, 1   # beats udev", "0, 1, 0; -1, 0, 0; 0, 0, 1"),
+        ("a = ID#3", "ID#3"),
+        ("a = \"x # y\"", "x # y"),
+        ("a = # only a comment", ""),
+        ("a=5#no blank before", "5#no blank before"),
+    ]
+
+    @Test(arguments: valueRows)
+    func aCommentAfterTheValueIsNotPartOfIt(_ row: (line: String, value: String)) throws {
+        let file = try ConfigFile(parsing: "[s]\n" + row.line + "\n", source: "a.conf", knownSections: ["s"])
+        #expect(file.entries.first?.value == row.value)
+    }
+
     struct Bad: Sendable, CustomStringConvertible {
         let text: String
         let message: String

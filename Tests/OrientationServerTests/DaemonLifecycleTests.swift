@@ -148,13 +148,14 @@ import Testing
         #expect(daemon.terminate() == 0)
     }
 
-    /// The shipped sample configuration, every setting uncommented, is accepted by the daemon.
+    /// The shipped sample configuration, every setting uncommented as a user would (the leading
+    /// `#` removed, the comment after the value kept), is accepted by the daemon.
     @Test func theSampleConfigurationIsAcceptedByTheDaemon() throws {
         let dir = temporaryDirectory()
         let sample = ChildProcess.read(Build.repository + "/config/orientationd.conf")
         let uncommented = sample.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
             guard line.hasPrefix("#"), line.dropFirst().first?.isLetter == true, line.contains("=") else { return String(line) }
-            let setting = String(line.dropFirst().split(separator: "#")[0])
+            let setting = String(line.dropFirst())
             // Settings naming things this machine may not have (groups, a particular sensor) stay out.
             return ["socket-group", "privileged-group", "device"].contains { setting.hasPrefix($0) } ? "" : setting
         }.joined(separator: "\n")

@@ -1,0 +1,251 @@
+import Glibc
+import Testing
+
+/// Issue 8, item 1: what `make install DESTDIR=… PREFIX=/usr` lays out, checked file by file.
+/// `scripts/run-tests.sh` installs into a temporary DESTDIR after the other suites and runs
+/// this target with ORIENTATIOND_INSTALL_DESTDIR set; without it the suite is skipped.
+/// Where scripts/run-tests.sh staged the install and the package.
+enum Staged {
+    static var destdir: String? { getenv("ORIENTATIOND_INSTALL_DESTDIR").map { String(cString: $0) } }
+    static var deb: String? { getenv("ORIENTATIOND_DEB").map { String(cString: $0) } }
+}
+
+@Suite(.enabled(if: Staged.destdir != nil, "run by scripts/run-tests.sh after make install into a DESTDIR"))
+struct InstallTests {
+    static var destdir: String? { Staged.destdir }
+    static var repository: String { "/" + #filePath.split(separator: "/").dropLast(3).joined(separator: "/") }
+    var root: String { Self.destdir ?? "/nonexistent" }
+
+    /// Runs a command; its status and what it printed (stdout and stderr together).
+    func run(_ arguments: [String], environment: [String]? = nil) -> (status: Int32, output: String) {
+        var template = Array("/tmp/orientationd-install-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        defer { close(fd); unlink(path) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, fd, 1)
+        posix_spawn_file_actions_adddup2(&actions, fd, 2)
+        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?]? = environment.map { $0.map { strdup($0) } + [nil] }
+        defer {
+            argv.forEach { free($0) }
+            envp?.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let started = envp.map { envp in envp.withUnsafeBufferPointer { posix_spawn(&pid, arguments[0], &actions, nil, argv, UnsafeMutablePointer(mutating: $0.baseAddress!)) } }
+            ?? posix_spawn(&pid, arguments[0], &actions, nil, argv, environ)
+        guard started == 0 else { return (127, "cannot start \(arguments[0])") }
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        let file = fopen(path, "r")
+        defer { if let file { fclose(file) } }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while let file {
+            let n = fread(&buffer, 1, buffer.count, file)
+            if n == 0 { break }
+            bytes += buffer[0..<n]
+        }
+        return ((status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f), String(decoding: bytes, as: UTF8.self))
+    }
+
+    func installScript(_ action: String) -> (status: Int32, output: String) {
+        run(["/usr/bin/env", "PREFIX=/usr", "DESTDIR=\(root)", "BUILD=\(Self.repository)/.build/release",
+             "MANUALS=\(Self.repository)/.build/manuals", Self.repository + "/scripts/install.sh", action])
+    }
+
+    var listed: [String] {
+        installScript("list").output.split(separator: "\n").map(String.init)
+    }
+
+    @Test func everyListedFileIsInstalled() {
+        #expect(listed.count >= 14, "\(listed)")
+        for file in listed {
+            #expect(access(root + file, F_OK) == 0, "missing: \(file)")
+        }
+        var link = [CChar](repeating: 0, count: 256)
+        let n = readlink(root + "/usr/bin/monitor-sensor", &link, link.count - 1)
+        #expect(n > 0 && String(cString: link) == "orientationctl", "monitor-sensor is orientationctl under iio-sensor-proxy's name")
+        let service = run(["/bin/cat", root + listed.first { $0.hasSuffix("orientationd.service") }!]).output
+        #expect(service.contains("ExecStart=/usr/bin/orientationd --config /etc/orientationd/orientationd.conf"), "\(service)")
+        #expect(run(["/usr/bin/cmp", root + "/etc/orientationd/orientationd.conf", Self.repository + "/config/orientationd.conf"]).status == 0)
+    }
+
+    @Test func theBinariesRunWithoutTheToolchainOrAnEnvironment() {
+        for binary in ["orientationd", "orientationctl"] {
+            let path = root + "/usr/bin/" + binary
+            let libraries = run(["/usr/bin/ldd", path]).output
+            #expect(!libraries.contains("libswift") && !libraries.contains("libFoundation") && !libraries.contains("libdispatch")
+                        && !libraries.contains("/opt/swift"), "\(binary) links: \(libraries)")
+            #expect(!libraries.contains("not found"), "\(libraries)")
+            let help = run([path, "--help"], environment: [])
+            #expect(help.status == 0 && help.output.contains("USAGE:"), "\(binary) --help with an empty environment: \(help.output)")
+        }
+        let check = run([root + "/usr/bin/orientationd", "--check-config", root + "/etc/orientationd/orientationd.conf"], environment: [])
+        #expect(check.status == 0, "\(check.output)")
+        let replay = run([root + "/usr/bin/orientationctl", "replay", Self.repository + "/data/xio-fusion/handheld.log"], environment: [])
+        #expect(replay.status == 0 && replay.output.contains("landscape"), "\(replay.output)")
+    }
+
+    @Test func theManPagesRenderWithoutWarnings() {
+        for page in ["/usr/share/man/man8/orientationd.8", "/usr/share/man/man1/orientationctl.1", "/usr/share/man/man5/orientationd.conf.5"] {
+            let lint = run(["/usr/bin/groff", "-mandoc", "-Tutf8", "-ww", "-z", root + page])
+            #expect(lint.status == 0 && lint.output.isEmpty, "\(page): \(lint.output)")
+            let rendered = run(["/usr/bin/env", "MANWIDTH=100", "/usr/bin/man", "-l", root + page])
+            #expect(rendered.status == 0 && rendered.output.contains("NAME"), "\(page): \(rendered.output.prefix(300))")
+        }
+        let conf = run(["/usr/bin/env", "MANWIDTH=100", "/usr/bin/man", "-l", root + "/usr/share/man/man5/orientationd.conf.5"]).output
+        for setting in ["max-clients-per-user", "enable", "stall-timeout", "settle-time", "gyro-hold-limit"] {
+            #expect(conf.contains(setting), "orientationd.conf(5) documents \(setting)")
+        }
+    }
+
+    @Test func completionsAreGeneratedForEveryShell() {
+        let bash = run(["/bin/bash", "-n", root + "/usr/share/bash-completion/completions/orientationctl"])
+        #expect(bash.status == 0, "\(bash.output)")
+        #expect(run(["/bin/cat", root + "/usr/share/bash-completion/completions/orientationctl"]).output.contains("monitor-sensor"))
+        #expect(run(["/bin/cat", root + "/usr/share/zsh/vendor-completions/_orientationctl"]).output.contains("#compdef orientationctl"))
+        #expect(run(["/bin/cat", root + "/usr/share/fish/vendor_completions.d/orientationctl.fish"]).output.contains("complete -c 'orientationctl'"))
+    }
+
+    @Test func theInstalledUnitsVerifyAndStaySandboxed() throws {
+        // verify checks that ExecStart exists: point it at the staged binary.
+        var template = Array("/tmp/orientationd-units-XXXXXX".utf8CString)
+        let units = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        for unit in ["orientationd.service", "orientationd.socket"] {
+            let installed = listed.first { $0.hasSuffix("/" + unit) }!
+            let text = run(["/bin/cat", root + installed]).output.replacingOccurrences("/usr/bin/orientationd", with: root + "/usr/bin/orientationd")
+            let file = fopen(units + "/" + unit, "w")
+            fputs(text, file)
+            fclose(file)
+        }
+        let verify = run(["/usr/bin/systemd-analyze", "verify", units + "/orientationd.socket", units + "/orientationd.service"])
+        #expect(verify.status == 0, "\(verify.output)")
+        let security = run(["/usr/bin/systemd-analyze", "security", "--offline=yes", units + "/orientationd.service"])
+        let exposure = security.output.split(separator: "\n").last { $0.contains("Overall exposure level") }
+        let score = exposure.flatMap { line in line.split(separator: " ").compactMap { Double($0) }.first }
+        #expect(score != nil && score! <= 2.0, "\(exposure ?? "no score")")
+    }
+
+    /// `make deb`: fields, contents, conffiles, maintainer scripts, and the packaged
+    /// configuration (D-Bus on, valid).
+    @Test(.enabled(if: Staged.deb != nil, "run by scripts/run-tests.sh after make deb"))
+    func theDebianPackageReplacesIioSensorProxyAndDependsOnDebianLibrariesOnly() throws {
+        let deb = Staged.deb!
+        func field(_ name: String) -> String { run(["/usr/bin/dpkg-deb", "-f", deb, name]).output.trimmingNewlines() }
+        #expect(field("Package") == "orientationd")
+        for relation in ["Conflicts", "Replaces", "Provides"] { #expect(field(relation) == "iio-sensor-proxy", "\(relation)") }
+        let depends = field("Depends")
+        for library in ["libiio0", "libudev1", "libsystemd0", "libc6"] { #expect(depends.contains(library), "Depends: \(depends)") }
+        #expect(!depends.lowercased().contains("swift"), "Depends: \(depends)")
+        let contents = run(["/usr/bin/dpkg-deb", "-c", deb]).output
+        for path in ["./usr/bin/orientationd", "./usr/bin/orientationctl", "./usr/bin/monitor-sensor -> orientationctl",
+                     "./lib/systemd/system/orientationd.service", "./lib/systemd/system/orientationd.socket",
+                     "./lib/udev/rules.d/80-orientationd.rules", "./usr/share/dbus-1/system.d/net.hadess.SensorProxy.conf",
+                     "./etc/orientationd/orientationd.conf", "./usr/share/man/man8/orientationd.8",
+                     "./usr/share/man/man5/orientationd.conf.5", "./usr/share/man/man1/orientationctl.1"] {
+            #expect(contents.contains(path), "\(path) not in the package")
+        }
+        #expect(contents.split(separator: "\n").allSatisfy { $0.contains("root/root") }, "every file owned by root")
+        var template = Array("/tmp/orientationd-deb-XXXXXX".utf8CString)
+        let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        #expect(run(["/usr/bin/dpkg-deb", "-R", deb, dir]).status == 0)
+        #expect(run(["/bin/cat", dir + "/DEBIAN/conffiles"]).output == "/etc/orientationd/orientationd.conf\n")
+        for script in ["postinst", "prerm", "postrm"] {
+            #expect(run(["/bin/sh", "-n", dir + "/DEBIAN/" + script]).status == 0, "\(script) parses")
+        }
+        #expect(run(["/bin/cat", dir + "/DEBIAN/postinst"]).output.contains("systemctl enable orientationd.socket orientationd.service"))
+        let config = dir + "/etc/orientationd/orientationd.conf"
+        let check = run([dir + "/usr/bin/orientationd", "--check-config", config], environment: [])
+        #expect(check.status == 0 && check.output.contains("D-Bus on"), "the packaged configuration enables the facade: \(check.output)")
+        let unit = run(["/bin/cat", dir + "/lib/systemd/system/orientationd.service"]).output
+        #expect(unit.contains("ExecStart=/usr/bin/orientationd "), "\(unit)")
+    }
+
+    /// The installed udev rule, run by the real udev (`udevadm test`) against umockdev devices:
+    /// in a private mount namespace, /run/udev/rules.d (a directory udev reads) is a tmpfs
+    /// holding only the rule, so nothing on this machine changes.
+    static let udevRows: [(name: String, lines: [String], wanted: Bool)] = [
+        ("a polled accelerometer", ["A: in_accel_x_raw=0\\n", "A: in_accel_y_raw=-100\\n", "A: in_accel_z_raw=0\\n"], true),
+        ("a buffered accelerometer", ["A: scan_elements/in_accel_x_en=0\\n", "A: scan_elements/in_accel_y_en=0\\n",
+                                      "A: scan_elements/in_accel_z_en=0\\n"], true),
+        ("a base accelerometer (udev)", ["E: ACCEL_LOCATION=base", "A: in_accel_x_raw=0\\n", "A: in_accel_y_raw=0\\n", "A: in_accel_z_raw=0\\n"], false),
+        ("a base accelerometer (sysfs label)", ["A: label=accel-base\\n", "A: in_accel_x_raw=0\\n", "A: in_accel_y_raw=0\\n",
+                                                "A: in_accel_z_raw=0\\n"], false),
+        ("a gyroscope alone", ["A: in_anglvel_x_raw=0\\n", "A: in_anglvel_y_raw=0\\n", "A: in_anglvel_z_raw=0\\n"], false),
+        ("two axes only", ["A: in_accel_x_raw=0\\n", "A: in_accel_y_raw=0\\n"], false),
+    ]
+
+    static var canRunUdevTest: Bool {
+        getuid() == 0 && access("/usr/bin/unshare", X_OK) == 0 && access("/usr/bin/umockdev-run", X_OK) == 0
+            && access("/bin/udevadm", X_OK) == 0
+    }
+
+    @Test(.enabled(if: InstallTests.canRunUdevTest, "needs root (a mount namespace), unshare, umockdev-run and udevadm"),
+          arguments: udevRows)
+    func theUdevRuleStartsTheServiceOnlyForAUsableAccelerometer(_ row: (name: String, lines: [String], wanted: Bool)) throws {
+        var template = Array("/tmp/orientationd-udev-XXXXXX".utf8CString)
+        let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        let description = (["P: /devices/platform/fake-accel/iio:device0", "E: DEVTYPE=iio_device", "E: SUBSYSTEM=iio",
+                            "A: name=accel_3d\\n"] + row.lines).joined(separator: "\n") + "\n\n"
+        let file = fopen(dir + "/device.umockdev", "w")
+        fputs(description, file)
+        fclose(file)
+        let rule = root + (listed.first { $0.hasSuffix("80-orientationd.rules") } ?? "")
+        let script = "mount -t tmpfs none /run/udev/rules.d && cp '\(rule)' /run/udev/rules.d/ && "
+            + "exec umockdev-run -d '\(dir)/device.umockdev' -- udevadm test --action=add /sys/devices/platform/fake-accel/iio:device0"
+        let result = run(["/usr/bin/unshare", "-m", "/bin/sh", "-c", "mkdir -p /run/udev/rules.d && " + script],
+                         environment: ["PATH=/usr/sbin:/usr/bin:/sbin:/bin"])
+        #expect(result.output.contains("Reading rules file: /run/udev/rules.d/80-orientationd.rules"), "\(result.output.suffix(2000))")
+        let wants = result.output.split(separator: "\n").first { $0.hasPrefix("SYSTEMD_WANTS=") }.map(String.init) ?? ""
+        #expect(wants.contains("orientationd.service") == row.wanted, "\(row.name): \(wants)")
+        #expect(result.output.contains("TAGS=") || !row.wanted)
+    }
+
+    /// An existing configuration survives a second install, and uninstall removes everything
+    /// install laid out but a changed configuration. On a copy of the staged tree, so the other
+    /// tests see it whole whatever the order.
+    @Test func reinstallKeepsTheConfigurationAndUninstallRemovesTheRest() {
+        var template = Array("/tmp/orientationd-reinstall-XXXXXX".utf8CString)
+        let copy = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) } + "/root"
+        #expect(run(["/bin/cp", "-a", root, copy]).status == 0)
+        func script(_ action: String) -> (status: Int32, output: String) {
+            run(["/usr/bin/env", "PREFIX=/usr", "DESTDIR=\(copy)", "BUILD=\(Self.repository)/.build/release",
+                 "MANUALS=\(Self.repository)/.build/manuals", Self.repository + "/scripts/install.sh", action])
+        }
+        let config = copy + "/etc/orientationd/orientationd.conf"
+        let file = fopen(config, "a")
+        fputs("\n[dbus]\nenable = true\n", file)
+        fclose(file)
+        let again = script("install")
+        #expect(again.status == 0 && again.output.contains("keeping the existing"), "\(again.output)")
+        #expect(run(["/bin/cat", config]).output.hasSuffix("enable = true\n"), "a changed configuration is never overwritten")
+        let removed = script("uninstall")
+        #expect(removed.status == 0, "\(removed.output)")
+        for file in listed {
+            #expect(access(copy + file, F_OK) != 0 || file.hasSuffix("/orientationd.conf"), "left behind: \(file)")
+        }
+        #expect(access(config, F_OK) == 0 && removed.output.contains("it was changed"), "a changed configuration stays")
+    }
+}
+
+extension String {
+    func trimmingNewlines() -> String {
+        var text = Substring(self)
+        while text.last == "\n" { text = text.dropLast() }
+        return String(text)
+    }
+
+    func replacingOccurrences(_ target: String, with replacement: String) -> String {
+        var result = ""
+        var rest = Substring(self)
+        while let range = rest.firstRange(of: target) {
+            result += rest[..<range.lowerBound] + replacement
+            rest = rest[range.upperBound...]
+        }
+        return result + rest
+    }
+}

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# make install / make uninstall: lays out (or removes) everything orientationd installs.
+#   scripts/install.sh install|uninstall|list
+# Environment (from the Makefile): PREFIX (default /usr/local), DESTDIR (default empty),
+# BUILD (the release build directory), MANUALS (generated man pages), and optional
+# UNITDIR, UDEVRULESDIR, DBUSPOLICYDIR, SYSCONFDIR overrides.
+#   - binaries into $PREFIX/bin (built with --static-swift-stdlib: no Swift toolchain needed),
+#     and monitor-sensor as a link to orientationctl (iio-sensor-proxy's command name);
+#   - systemd units into pkg-config's systemdsystemunitdir, ExecStart rewritten for $PREFIX;
+#   - the udev rule into pkg-config's udevdir/rules.d (udev reads no other prefix);
+#   - the D-Bus policy into $PREFIX/share/dbus-1/system.d for PREFIX=/usr, else
+#     /etc/dbus-1/system.d (Debian's dbus reads only those two);
+#   - the configuration into /etc/orientationd/orientationd.conf, never over an existing one;
+#   - man pages orientationd(8), orientationctl(1), orientationd.conf(5) and bash, zsh and fish
+#     completions for orientationctl.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+action=${1:?usage: install.sh install|uninstall|list}
+PREFIX=${PREFIX:-/usr/local}
+DESTDIR=${DESTDIR:-}
+BUILD=${BUILD:-.build/release}
+MANUALS=${MANUALS:-.build/manuals}
+pkgvar() { pkg-config --variable="$2" "$1" 2>/dev/null || true; }
+UNITDIR=${UNITDIR:-$(pkgvar systemd systemdsystemunitdir)}
+UNITDIR=${UNITDIR:-/lib/systemd/system}
+udevdir=$(pkgvar udev udevdir)
+UDEVRULESDIR=${UDEVRULESDIR:-${udevdir:-/lib/udev}/rules.d}
+if [ -z "${DBUSPOLICYDIR:-}" ]; then
+    if [ "$PREFIX" = /usr ]; then DBUSPOLICYDIR=/usr/share/dbus-1/system.d; else DBUSPOLICYDIR=/etc/dbus-1/system.d; fi
+fi
+SYSCONFDIR=${SYSCONFDIR:-/etc}
+bindir=$PREFIX/bin
+mandir=$PREFIX/share/man
+completions_bash=$PREFIX/share/bash-completion/completions
+completions_zsh=$PREFIX/share/zsh/vendor-completions
+completions_fish=$PREFIX/share/fish/vendor_completions.d
+
+# Every file install lays out (uninstall removes exactly these; the configuration only when it
+# is still the shipped one).
+files=(
+    "$bindir/orientationd" "$bindir/orientationctl" "$bindir/monitor-sensor"
+    "$UNITDIR/orientationd.service" "$UNITDIR/orientationd.socket"
+    "$UDEVRULESDIR/80-orientationd.rules"
+    "$DBUSPOLICYDIR/net.hadess.SensorProxy.conf"
+    "$mandir/man8/orientationd.8" "$mandir/man1/orientationctl.1" "$mandir/man5/orientationd.conf.5"
+    "$completions_bash/orientationctl" "$completions_zsh/_orientationctl" "$completions_fish/orientationctl.fish"
+)
+config=$SYSCONFDIR/orientationd/orientationd.conf
+
+case "$action" in
+list)
+    printf '%s\n' "${files[@]}" "$config"
+    ;;
+install)
+    for binary in orientationd orientationctl; do
+        [ -x "$BUILD/$binary" ] || { echo "install: $BUILD/$binary is missing (make install builds it)" >&2; exit 1; }
+    done
+    install -d "$DESTDIR$bindir" "$DESTDIR$UNITDIR" "$DESTDIR$UDEVRULESDIR" "$DESTDIR$DBUSPOLICYDIR" \
+        "$DESTDIR$mandir/man1" "$DESTDIR$mandir/man5" "$DESTDIR$mandir/man8" \
+        "$DESTDIR$completions_bash" "$DESTDIR$completions_zsh" "$DESTDIR$completions_fish" "$DESTDIR$SYSCONFDIR/orientationd"
+    install -m 0755 "$BUILD/orientationd" "$BUILD/orientationctl" "$DESTDIR$bindir/"
+    ln -sf orientationctl "$DESTDIR$bindir/monitor-sensor"
+    for unit in orientationd.service orientationd.socket; do
+        sed -e "s|/usr/bin/orientationd|$bindir/orientationd|g" "systemd/$unit" > "$DESTDIR$UNITDIR/$unit"
+        chmod 0644 "$DESTDIR$UNITDIR/$unit"
+    done
+    install -m 0644 udev/80-orientationd.rules "$DESTDIR$UDEVRULESDIR/"
+    install -m 0644 config/net.hadess.SensorProxy.conf "$DESTDIR$DBUSPOLICYDIR/"
+    install -m 0644 "$MANUALS/orientationd.8" "$DESTDIR$mandir/man8/"
+    install -m 0644 "$MANUALS/orientationctl.1" "$DESTDIR$mandir/man1/"
+    install -m 0644 "$MANUALS/orientationd.conf.5" "$DESTDIR$mandir/man5/"
+    "$BUILD/orientationctl" --generate-completion-script bash > "$DESTDIR$completions_bash/orientationctl"
+    "$BUILD/orientationctl" --generate-completion-script zsh > "$DESTDIR$completions_zsh/_orientationctl"
+    "$BUILD/orientationctl" --generate-completion-script fish > "$DESTDIR$completions_fish/orientationctl.fish"
+    if [ -e "$DESTDIR$config" ]; then
+        echo "install: keeping the existing $config (the shipped one is config/orientationd.conf)" >&2
+    else
+        install -m 0644 config/orientationd.conf "$DESTDIR$config"
+    fi
+    echo "installed orientationd into ${DESTDIR:-/}${DESTDIR:+ }(prefix $PREFIX)"
+    if [ -z "$DESTDIR" ] && command -v systemctl >/dev/null && [ -d /run/systemd/system ]; then
+        systemctl daemon-reload || true
+        echo "next: systemctl disable --now iio-sensor-proxy (if installed); systemctl enable --now orientationd.socket orientationd.service"
+    fi
+    ;;
+uninstall)
+    for file in "${files[@]}"; do rm -f "$DESTDIR$file"; done
+    if [ -e "$DESTDIR$config" ] && cmp -s config/orientationd.conf "$DESTDIR$config"; then
+        rm -f "$DESTDIR$config"
+        rmdir "$DESTDIR$SYSCONFDIR/orientationd" 2>/dev/null || true
+    elif [ -e "$DESTDIR$config" ]; then
+        echo "uninstall: keeping $config: it was changed" >&2
+    fi
+    echo "removed orientationd from ${DESTDIR:-/}${DESTDIR:+ }(prefix $PREFIX)"
+    ;;
+*)
+    echo "usage: install.sh install|uninstall|list" >&2
+    exit 2
+    ;;
+esac
