@@ -145,7 +145,9 @@ let package = Package(
             name: "orientationctl",
             dependencies: [
                 "OrientationCore", "SensorLog", "MotionSynthesis", "DetectorEvaluation", "OrientationClient", "OrientationProtocol",
+                "SensorIIO", "SensorPipeline",  // calibrate reads the sensor raw
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),

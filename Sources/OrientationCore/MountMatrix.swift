@@ -114,7 +114,7 @@ public struct MountMatrix: Hashable, Sendable {
         Vector3(m[row * 3], m[row * 3 + 1], m[row * 3 + 2])
     }
 
-    private static func determinant(_ m: [Double]) -> Double {
+    static func determinant(_ m: [Double]) -> Double {
         m[0] * (m[4] * m[8] - m[5] * m[7])
             - m[1] * (m[3] * m[8] - m[5] * m[6])
             + m[2] * (m[3] * m[7] - m[4] * m[6])

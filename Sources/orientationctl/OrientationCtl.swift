@@ -8,7 +8,7 @@ struct OrientationCtl: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "orientationctl",
         abstract: "Talk to orientationd, and study orientation detection: replay logs, simulate motions, import data.",
-        subcommands: [Monitor.self, MonitorSensor.self, Get.self, Follow.self, Lock.self, Unlock.self, Replay.self, Evaluate.self, Plot.self, Simulate.self, Import.self, Parameters.self]
+        subcommands: [Monitor.self, MonitorSensor.self, Get.self, Follow.self, Lock.self, Unlock.self, Replay.self, Evaluate.self, Plot.self, Simulate.self, Import.self, Parameters.self, Calibrate.self]
     )
 
     /// Run as `monitor-sensor` (a link the install makes), this is `orientationctl

@@ -52,14 +52,18 @@ final class PrivateSystemBus {
     /// This process's environment (umockdev's preload and testbed: the child sees the same
     /// sensors) plus the bus.
     var inheritedEnvironment: [String] {
+        Self.processEnvironment.filter { !$0.hasPrefix("DBUS_SYSTEM_BUS_ADDRESS=") } + ["DBUS_SYSTEM_BUS_ADDRESS=\(address)"]
+    }
+
+    /// This process's environment: a child started with it sees the same umockdev sensors.
+    static var processEnvironment: [String] {
         var result: [String] = []
         var index = 0
         while let entry = environ[index] {
-            let text = String(cString: entry)
-            if !text.hasPrefix("DBUS_SYSTEM_BUS_ADDRESS=") { result.append(text) }
+            result.append(String(cString: entry))
             index += 1
         }
-        return result + ["DBUS_SYSTEM_BUS_ADDRESS=\(address)"]
+        return result
     }
 
     func stop() {
