@@ -75,6 +75,8 @@ public struct ConfigFile: Sendable {
     /// `value` up to the first `#` that follows a space or tab, trimmed: uncommenting a line
     /// of the sample (`#idle-timeout = 60   # s: …`) gives `60`.
     static func withoutTrailingComment(_ value: String) -> String {
+        // The value was trimmed, so a comment right after "=" now starts it.
+        if value.hasPrefix("#") { return "" }
         var previous: Character = "\0"
         for index in value.indices {
             let character = value[index]

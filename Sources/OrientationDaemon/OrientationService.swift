@@ -136,8 +136,8 @@ public final class OrientationService: Sendable {
     /// so that a signal during startup is kept rather than fatal; without it the group traps
     /// them itself once it runs.
     ///
-    /// `ignoredSignals` (SIGHUP, SIGUSR1, SIGUSR2 from the daemon) are logged and otherwise
-    /// ignored, so a stray one never kills the daemon.
+    /// `ignoredSignals` (SIGUSR1, SIGUSR2 from the daemon) are logged and otherwise ignored, so
+    /// a stray one never kills the daemon.
     ///
     /// `reloadSignals` (SIGHUP) run `reload` each time, between `RELOADING=1` and `READY=1`.
     /// With `watchdogInterval` (from `WATCHDOG_USEC`), `WATCHDOG=1` is sent every half interval

@@ -54,8 +54,9 @@ struct ShutdownSignalService: Service {
     }
 }
 
-/// Logs and otherwise ignores signals that must not kill the daemon (SIGHUP, SIGUSR1, SIGUSR2:
-/// by default each terminates the process, without goodbye, leaving the socket file behind).
+/// Logs and otherwise ignores signals that must not kill the daemon (SIGUSR1, SIGUSR2: by
+/// default each terminates the process, without goodbye, leaving the socket file behind; SIGHUP
+/// reloads, ``ReloadService``).
 /// The sequence, created first thing, replaces their default action; this service says so in
 /// the log each time one arrives. Ends with the group.
 struct IgnoredSignalService: Service {
@@ -66,7 +67,7 @@ struct IgnoredSignalService: Service {
         await cancelWhenGracefulShutdown {
             for await signal in signals {
                 logger.notice("ignoring a signal", metadata: ["signal": "\(signal)",
-                                                              "reason": "orientationd does not reload its configuration yet"])
+                                                              "reason": "orientationd gives this signal no meaning (SIGHUP reloads)"])
             }
         }
     }
