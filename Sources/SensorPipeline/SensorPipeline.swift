@@ -1,5 +1,6 @@
 import Logging
 import OrientationCore
+import Synchronization
 
 /// Runs a ``SensorSource`` through an ``OrientationDetector`` while somebody listens.
 ///
@@ -67,6 +68,8 @@ public final class SensorPipeline: Sendable {
     /// The pipeline's inbox (also reachable through the methods below).
     public let commands: Commands
     private let configuration: OrientationDetector.Configuration
+    /// The configuration last asked for (``reconfigure(_:)`` skips an unchanged one).
+    private let requested: Mutex<OrientationDetector.Configuration>
     /// Whether the pipeline makes progress (read by the watchdog).
     public let health = PipelineHealth()
     private let sink: @Sendable (Event) -> Void
@@ -77,6 +80,7 @@ public final class SensorPipeline: Sendable {
         _ = try OrientationDetector(configuration: configuration)  // validate now, not on first claim
         self.source = source
         self.configuration = configuration
+        requested = Mutex(configuration)
         self.sink = sink
         self.logger = logger
         self.commands = commands
@@ -85,9 +89,14 @@ public final class SensorPipeline: Sendable {
     /// Thread-safe: replaces the detector's configuration (a reload). An open sensor is reopened
     /// with a fresh detector at once; a closed one uses it next time.
     /// - Throws: the configuration's first problem; nothing changes then.
+    /// An unchanged configuration changes nothing (the sensor stays open).
     public func reconfigure(_ configuration: OrientationDetector.Configuration) throws(ConfigurationError) {
         _ = try OrientationDetector(configuration: configuration)
-        commands.reconfigure(configuration)
+        let changed = requested.withLock { current in
+            defer { current = configuration }
+            return current != configuration
+        }
+        if changed { commands.reconfigure(configuration) }
     }
 
     /// Thread-safe: records that someone listens (`true`) or nobody does (`false`).

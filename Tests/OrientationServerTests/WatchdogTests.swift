@@ -16,10 +16,14 @@ import Testing
     final class StallableSource: SensorSource, Sendable {
         let paused = Atomic<Bool>(false)
         let delivered = Atomic<Int>(0)
+        let opens = Atomic<Int>(0)
         var name: String { "stallable" }
         var progressLimit: Double? { 0.3 }
 
-        func open() async throws -> any SampleStream { Stream(source: self) }
+        func open() async throws -> any SampleStream {
+            opens.add(1, ordering: .relaxed)
+            return Stream(source: self)
+        }
 
         final class Stream: SampleStream {
             let source: StallableSource
@@ -84,6 +88,33 @@ import Testing
         pipeline.finish()
         await running.value
         await harness.stop()
+    }
+
+    /// A reload reopens the sensor only when the detector's configuration really changed; a
+    /// bad one changes nothing.
+    @Test func reconfigureReopensOnlyForAChangedConfiguration() async throws {
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let source = StallableSource()
+        let pipeline = try SensorPipeline(source: source, configuration: .init(), logger: logger) { _ in }
+        let running = Task { await pipeline.run() }
+        pipeline.setClaimed(true)
+        #expect(await eventually { source.opens.load(ordering: .relaxed) == 1 && source.delivered.load(ordering: .relaxed) > 5 })
+        try pipeline.reconfigure(.init())  // unchanged
+        var changed = OrientationDetector.Configuration()
+        changed.settleTime = 0.3
+        #expect(throws: ConfigurationError.self) {
+            var bad = OrientationDetector.Configuration()
+            bad.settleTime = -1
+            try pipeline.reconfigure(bad)
+        }
+        try pipeline.reconfigure(changed)
+        #expect(await eventually { source.opens.load(ordering: .relaxed) == 2 }, "a changed configuration reopens")
+        let delivered = source.delivered.load(ordering: .relaxed)
+        #expect(await eventually { source.delivered.load(ordering: .relaxed) > delivered + 20 })
+        #expect(source.opens.load(ordering: .relaxed) == 2, "neither the unchanged nor the bad configuration reopened")
+        pipeline.finish()
+        await running.value
     }
 
     @Test func anUnclaimedPipelineAndAReplayHaveNoDeadline() async throws {
