@@ -98,3 +98,41 @@ extension String {
         return count
     }
 }
+
+/// Issue 8, item 3: a reload changes the sensor settings of a running daemon (here the mount
+/// matrix, as after a calibration) without dropping the subscribed client.
+extension SensorIIOIntegrationTests {
+    @Test func aReloadedMountMatrixTakesEffectWithoutDroppingTheClient() throws {
+        let testbed = Testbed()
+        let device = try Self.calibrationFixture(testbed)
+        let dir = Self.scratch("reload-sensor")
+        // The device upright in portrait, on a sensor mounted a quarter turn off.
+        let mounted: [Double] = [0, -1, 0, 1, 0, 0, 0, 0, 1]
+        for (axis, value) in zip(["x", "y", "z"], Self.raw(.portrait, mountedWith: mounted)) {
+            testbed.setAttribute(device.syspath, "in_accel_\(axis)_raw", "\(value)\n")
+        }
+        writeBytes(dir + "/o.conf", Array("[sensor]\nmount-matrix = 1, 0, 0; 0, 1, 0; 0, 0, 1\n".utf8))
+        let daemon = try spawn([Self.productsDirectory + "/orientationd", "--config", dir + "/o.conf", "--socket", dir + "/d.sock"],
+                               environment: PrivateSystemBus.processEnvironment, stderr: dir + "/d.err")
+        defer { _ = Self.stopProcess(daemon) }
+        #expect(Self.waitForText(dir + "/d.err") { $0.contains("listening") }, "\(readText(dir + "/d.err"))")
+        let client = connectUnix(dir + "/d.sock")
+        defer { close(client) }
+        _ = readLine(client, timeout: 5)
+        sendLine(client, "{\"op\":\"subscribe\"}")
+        func nextOrientation() -> String? {
+            let deadline = monotonicNow() + 15
+            while monotonicNow() < deadline, let text = readLine(client, timeout: max(0, deadline - monotonicNow())) {
+                if text.contains("\"type\":\"orientation\""), !text.contains("\"orientation\":\"unknown\"") { return text }
+            }
+            return nil
+        }
+        // Identity: the wrong answer a badly mounted sensor gives.
+        #expect(nextOrientation()?.contains("\"orientation\":\"landscape") == true)
+        writeBytes(dir + "/o.conf", Array("[sensor]\nmount-matrix = 0, -1, 0; 1, 0, 0; 0, 0, 1\n".utf8))
+        kill(daemon, SIGHUP)
+        #expect(Self.waitForText(dir + "/d.err") { $0.contains("configuration reloaded") }, "\(readText(dir + "/d.err"))")
+        let corrected = nextOrientation()
+        #expect(corrected?.contains("\"orientation\":\"portrait\"") == true, "\(corrected ?? "nothing") \(readText(dir + "/d.err"))")
+    }
+}
