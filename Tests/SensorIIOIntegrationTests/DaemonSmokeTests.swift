@@ -166,6 +166,20 @@ func writeBytes(_ path: String, _ bytes: [UInt8]) {
     fclose(file)
 }
 
+/// Copies a file byte for byte and gives the copy `mode`.
+func copyFile(_ source: String, to destination: String, mode: mode_t = 0o644) throws {
+    guard let input = fopen(source, "r") else { throw TestbedError(description: "cannot read \(source)") }
+    defer { fclose(input) }
+    guard let output = fopen(destination, "w") else { throw TestbedError(description: "cannot write \(destination)") }
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let n = fread(&buffer, 1, buffer.count, input)
+        if n == 0 { break }
+        guard fwrite(buffer, 1, n, output) == n else { fclose(output); throw TestbedError(description: "cannot write \(destination)") }
+    }
+    guard fclose(output) == 0, chmod(destination, mode) == 0 else { throw TestbedError(description: "cannot write \(destination)") }
+}
+
 func readText(_ path: String) -> String {
     guard let file = fopen(path, "r") else { return "" }
     defer { fclose(file) }

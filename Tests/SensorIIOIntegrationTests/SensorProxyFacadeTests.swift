@@ -176,7 +176,12 @@ extension SensorIIOIntegrationTests {
         let bus = try PrivateSystemBus()
         let dir = bus.directory
         chmod(dir, 0o755)  // the other user must reach the bus socket
-        let log = PrivateSystemBus.repository + "/data/xio-fusion/handheld.log"
+        // Everything the other user's processes open lives here too: the checkout may sit in a
+        // directory only root can enter (a fresh clone under `mktemp -d` is 0700), where nobody
+        // could read the log or reach the binary. The binary's RUNPATH is absolute, so a copy runs.
+        let log = dir + "/handheld.log", daemon = dir + "/orientationd"
+        try copyFile(PrivateSystemBus.repository + "/data/xio-fusion/handheld.log", to: log)
+        try copyFile(Self.productsDirectory + "/orientationd", to: daemon, mode: 0o755)
         let server = try spawn([Self.productsDirectory + "/orientationd", "--dbus", "--replay", log, "--socket", dir + "/d.sock"],
                                environment: bus.clientEnvironment, stderr: dir + "/daemon.err")
         defer { _ = Self.stopProcess(server) }
@@ -207,7 +212,7 @@ extension SensorIIOIntegrationTests {
         let userDir = dir + "/user"
         mkdir(userDir, 0o777)
         chmod(userDir, 0o777)
-        let user = try spawn(nobody + [Self.productsDirectory + "/orientationd", "--dbus", "--replay", log, "--socket", userDir + "/d.sock"],
+        let user = try spawn(nobody + [daemon, "--dbus", "--replay", log, "--socket", userDir + "/d.sock"],
                              environment: bus.clientEnvironment, stderr: dir + "/user.err")
         defer { _ = Self.stopProcess(user) }
         #expect(Self.waitForText(dir + "/user.err") { $0.contains("does not let this user own net.hadess.SensorProxy") },
