@@ -51,7 +51,6 @@ Replaces: iio-sensor-proxy
 Provides: iio-sensor-proxy
 Section: admin
 Priority: optional
-Homepage: https://github.com/orientationd/orientationd
 Description: device-orientation events for Linux tablets and 2-in-1s
  orientationd turns an IIO accelerometer (and gyroscope) into clean orientation
  changes (portrait, landscape, face-up, ...) with hysteresis and rejection of

@@ -10,10 +10,12 @@
 #   procps: /bin/kill, which the service's ExecReload= names (systemd-analyze verify checks it)
 #   iio-sensor-proxy: the real peer (and its monitor-sensor client) the facade is compared against;
 #     installed for its binaries only: nothing here starts it as a service
+#   dpkg-repack: rebuilds the installed iio-sensor-proxy as a .deb, so the package test can swap
+#     it with ours in a scratch root without downloading anything
 set -euo pipefail
 
 packages=(libiio-dev libudev-dev pkg-config udev umockdev libumockdev-dev systemd libsystemd-dev
-          dbus-daemon libglib2.0-bin iio-sensor-proxy procps)
+          dbus-daemon libglib2.0-bin iio-sensor-proxy procps dpkg-repack)
 
 if ! command -v swift >/dev/null 2>&1; then
     echo "setup: no 'swift' on PATH; install the Swift 6 toolchain (swift.org) first" >&2

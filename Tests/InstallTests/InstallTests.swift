@@ -165,6 +165,94 @@ struct InstallTests {
         #expect(unit.contains("ExecStart=/usr/bin/orientationd "), "\(unit)")
     }
 
+    static var canSwapPackages: Bool {
+        getuid() == 0 && access("/usr/bin/dpkg-repack", X_OK) == 0 && access("/var/lib/dpkg/info/iio-sensor-proxy.list", F_OK) == 0
+    }
+
+    /// `make deb`, installed for real by dpkg over Debian's iio-sensor-proxy (this machine's
+    /// installed copy, repacked by dpkg-repack), in a scratch root (`dpkg --root`: the
+    /// maintainer scripts run chrooted there, with a shell and systemctl copied in and no
+    /// running systemd, as when a tablet image is built): ours takes the peer's place, the
+    /// units are enabled; removing ours leaves only the conffile the administrator changed and
+    /// no unit symlink; purging leaves nothing; and the peer installs again afterwards.
+    @Test(.enabled(if: Staged.deb != nil && InstallTests.canSwapPackages, "needs root, dpkg-repack and iio-sensor-proxy installed (make setup)"))
+    func thePackageTakesIioSensorProxysPlaceAndLeavesOnlyAChangedConffile() throws {
+        let deb = Staged.deb!
+        var template = Array("/tmp/orientationd-swap-XXXXXX".utf8CString)
+        let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        let chroot = dir + "/root"
+        // dpkg's database, /dev/null, and what the maintainer scripts run (with its libraries).
+        let prepare = """
+            set -e
+            R='\(chroot)'
+            mkdir -p "$R/var/lib/dpkg/info" "$R/var/lib/dpkg/updates" "$R/dev" "$R/tmp"
+            touch "$R/var/lib/dpkg/status" "$R/var/lib/dpkg/available"
+            mknod -m 666 "$R/dev/null" c 1 3
+            for tool in /bin/sh /bin/rm /bin/systemctl; do
+                for file in $(ldd "$tool" | grep -o '/[^ ]*'); do mkdir -p "$R$(dirname "$file")"; cp -L "$file" "$R$file"; done
+                mkdir -p "$R$(dirname "$tool")"; cp -L "$tool" "$R$tool"
+            done
+            cd '\(dir)' && dpkg-repack iio-sensor-proxy
+            """
+        let prepared = run(["/bin/sh", "-c", prepare], environment: ["PATH=/usr/sbin:/usr/bin:/sbin:/bin"])
+        #expect(prepared.status == 0, "\(prepared.output)")
+        let peer = run(["/bin/sh", "-c", "ls '\(dir)'/iio-sensor-proxy_*.deb"]).output.trimmingNewlines()
+        func dpkg(_ arguments: [String]) -> (status: Int32, output: String) {
+            // Dependencies are the real system's business; the chroot holds none of them.
+            run(["/usr/bin/dpkg", "--root=" + chroot, "--force-depends"] + arguments,
+                environment: ["PATH=/usr/sbin:/usr/bin:/sbin:/bin"])
+        }
+        func status(_ package: String) -> String {
+            run(["/usr/bin/dpkg-query", "--admindir=" + chroot + "/var/lib/dpkg", "-W", "-f=${Status}", package]).output
+        }
+        func exists(_ path: String) -> Bool {
+            var info = stat()
+            return lstat(chroot + path, &info) == 0
+        }
+        func files(_ package: String) -> [String] {  // the package's non-directory entries
+            run(["/usr/bin/dpkg-deb", "-c", package]).output.split(separator: "\n").compactMap { line in
+                guard !line.hasPrefix("d"), let path = line.split(separator: " ").first(where: { $0.hasPrefix("./") }) else { return nil }
+                return String(path.dropFirst())
+            }
+        }
+        let ours = files(deb), theirs = files(peer)
+        let conffile = "/etc/orientationd/orientationd.conf"
+        let wants = ["/etc/systemd/system/sockets.target.wants/orientationd.socket",
+                     "/etc/systemd/system/multi-user.target.wants/orientationd.service"]
+
+        let installedPeer = dpkg(["-i", peer])
+        #expect(installedPeer.status == 0 && status("iio-sensor-proxy") == "install ok installed", "\(installedPeer.output)")
+        #expect(exists("/usr/sbin/iio-sensor-proxy"))
+
+        // Ours replaces it: the peer is removed (its conffile stays, as with any removal).
+        let installed = dpkg(["-i", deb])
+        #expect(installed.status == 0 && status("orientationd") == "install ok installed", "\(installed.output)")
+        #expect(status("iio-sensor-proxy").hasSuffix("config-files"), "the peer is removed: \(status("iio-sensor-proxy"))")
+        for path in theirs where !ours.contains(path) && !path.hasPrefix("/etc/") {
+            #expect(!exists(path), "the peer's \(path) is still there")
+        }
+        for path in ours { #expect(exists(path), "\(path) is not installed") }
+        #expect(run(["/usr/bin/readlink", chroot + "/usr/bin/monitor-sensor"]).output == "orientationctl\n", "monitor-sensor is ours now")
+        for link in wants { #expect(exists(link), "\(link): the units are enabled without a running systemd") }
+
+        // Removal: everything but the changed conffile goes, symlinks included.
+        let file = fopen(chroot + conffile, "a")
+        fputs("# changed by the administrator\n", file)
+        fclose(file)
+        let removed = dpkg(["-r", "orientationd"])
+        #expect(removed.status == 0 && status("orientationd").hasSuffix("config-files"), "\(removed.output)")
+        for path in ours where path != conffile { #expect(!exists(path), "left behind: \(path)") }
+        for link in wants { #expect(!exists(link), "left behind: \(link)") }
+        #expect(run(["/bin/cat", chroot + conffile]).output.hasSuffix("# changed by the administrator\n"))
+
+        // Purge: the configuration goes too. Then back to the peer.
+        let purged = dpkg(["-P", "orientationd"])
+        #expect(purged.status == 0 && !exists("/etc/orientationd"), "\(purged.output)")
+        let back = dpkg(["-i", peer])
+        #expect(back.status == 0 && status("iio-sensor-proxy") == "install ok installed" && exists("/usr/sbin/iio-sensor-proxy"), "\(back.output)")
+        _ = run(["/bin/rm", "-rf", dir])
+    }
+
     /// The installed udev rule, run by the real udev (`udevadm test`) against umockdev devices:
     /// in a private mount namespace, /run/udev/rules.d (a directory udev reads) is a tmpfs
     /// holding only the rule, so nothing on this machine changes.
