@@ -46,6 +46,8 @@ let package = Package(
         ),
         .target(name: "CSensorProxyShim", dependencies: ["CLibSystemd"]),
         .target(name: "CSystemShims"),
+        // Swift's global-executor hook, set from C: the daemon's tasks run on SwiftNIO's loops.
+        .target(name: "CGlobalExecutorHook"),
         // Tests only: the umockdev testbed API.
         .systemLibrary(
             name: "CUMockdev",
@@ -119,6 +121,8 @@ let package = Package(
             name: "OrientationDaemon",
             dependencies: [
                 "OrientationCore", "SensorPipeline", "SensorIIO", "OrientationServer", "SensorProxyBus",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -131,7 +135,7 @@ let package = Package(
             name: "orientationd",
             dependencies: [
                 "OrientationCore", "OrientationProtocol", "SensorLog", "SensorPipeline", "OrientationServer", "SensorIIO",
-                "OrientationDaemon",
+                "OrientationDaemon", "CGlobalExecutorHook",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -22,18 +22,22 @@ public final class OrientationService: Sendable {
     /// The net.hadess.SensorProxy facade, with `--dbus`.
     public let sensorProxy: SensorProxyBus?
     private let monitor: UdevMonitor?
+    /// How the pipeline's back-off and the watchdog wait.
+    private let sleeper: Sleeper
 
-    private init(server: OrientationSocketServer, pipeline: SensorPipeline, sensorProxy: SensorProxyBus?, monitor: UdevMonitor?) {
+    private init(server: OrientationSocketServer, pipeline: SensorPipeline, sensorProxy: SensorProxyBus?, monitor: UdevMonitor?,
+                 sleeper: Sleeper) {
         self.server = server
         self.pipeline = pipeline
         self.sensorProxy = sensorProxy
         self.monitor = monitor
+        self.sleeper = sleeper
     }
 
     public static func start(source: any SensorSource, detector: OrientationDetector.Configuration,
                              server configuration: ServerConfiguration, listeningSocket: Int32? = nil,
                              exitWhenDone: Bool = false, watchHotplug: Bool, dbus: Bool = false,
-                             logger: Logger) async throws -> OrientationService {
+                             sleeper: Sleeper = .task, logger: Logger) async throws -> OrientationService {
         _ = try OrientationDetector(configuration: detector)
         // The pipeline's inbox exists before the server: a client queued on an activated socket
         // can claim the sensor the moment the server accepts it, and the claim waits in the
@@ -48,7 +52,8 @@ public final class OrientationService: Sendable {
             onClaimChange: { claims.set("socket", claimed: $0) },
             onStateChange: { state in sensorProxy?.publish { $0.update(device: state.orientation, locked: state.locked) } })
         let hub = server.hub
-        let pipeline = try SensorPipeline(source: source, configuration: detector, logger: logger, commands: commands) { event in
+        let pipeline = try SensorPipeline(source: source, configuration: detector, logger: logger, commands: commands,
+                                          sleeper: sleeper) { event in
             switch event {
             case .orientation(let change):
                 logger.info("orientation", metadata: ["orientation": "\(change.orientation)", "previous": "\(change.previous)",
@@ -91,7 +96,8 @@ public final class OrientationService: Sendable {
                 throw error
             }
         }
-        return OrientationService(server: server, pipeline: pipeline, sensorProxy: sensorProxy, monitor: monitor)
+        return OrientationService(server: server, pipeline: pipeline, sensorProxy: sensorProxy, monitor: monitor,
+                                  sleeper: sleeper)
     }
 
     /// What a reload did: the settings that need a restart to change (kept as they were).
@@ -155,7 +161,7 @@ public final class OrientationService: Sendable {
         }
         if let watchdogInterval {
             services.append(.init(service: WatchdogService(interval: watchdogInterval, health: pipeline.health, hub: server.hub,
-                                                           status: { await self.statusLine() }, logger: logger)))
+                                                           status: { await self.statusLine() }, logger: logger, sleeper: sleeper)))
         }
         if let sensorProxy { services.append(.init(service: SensorProxyService(bus: sensorProxy))) }
         if let shutdownSignals {

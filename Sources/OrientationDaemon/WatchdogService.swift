@@ -18,6 +18,8 @@ struct WatchdogService: Service {
     let hub: SubscriptionHub.Handle
     let status: @Sendable () async -> String
     let logger: Logger
+    /// How the period and the loop probe wait.
+    var sleeper: Sleeper = .task
     /// Where the state lines go (the service manager's socket; tests collect them).
     var notify: @Sendable (String) -> Void = { SystemdIntegration.notify($0) }
 
@@ -26,7 +28,7 @@ struct WatchdogService: Service {
             var withheld = false
             var lastStatus = ""
             while !Task.isCancelled {
-                let loopAnswers = await hub.isResponsive(within: interval / 4)
+                let loopAnswers = await hub.isResponsive(within: interval / 4) { try? await sleeper.sleep(seconds: $0) }
                 let alive = health.isAlive && loopAnswers
                 if alive {
                     notify("WATCHDOG=1")
@@ -43,7 +45,7 @@ struct WatchdogService: Service {
                     notify("STATUS=\(line)")
                     lastStatus = line
                 }
-                try? await Task.sleep(for: .clampedSeconds(interval / 2))
+                try? await sleeper.sleep(seconds: interval / 2)
             }
         }
     }

@@ -23,27 +23,31 @@ public final class ReplaySource: SensorSource {
     public let loop: Bool
     public let samples: [Sample]
     public let metadata: SensorLogMetadata
+    /// How pacing waits between samples.
+    let sleeper: Sleeper
     /// Index of the next sample and the offset added to timestamps (grows with each loop).
     private let cursor = Mutex<(index: Int, offset: Double)>((0, 0))
 
     /// Loads a log. - Throws: `SensorLogError` naming the file and line of a problem.
-    public init(path: String, speed: Speed = .multiple(1), loop: Bool = false) throws {
+    public init(path: String, speed: Speed = .multiple(1), loop: Bool = false, sleeper: Sleeper = .task) throws {
         var reader = try SensorLogReader(path: path)
         let samples = try reader.readAll()
         self.metadata = reader.metadata
         self.samples = samples
         self.speed = speed
         self.loop = loop
+        self.sleeper = sleeper
         self.name = "replay:" + (path.split(separator: "/").last.map(String.init) ?? path)
     }
 
     /// A source over samples already in memory (tests, simulations).
-    public init(samples: [Sample], name: String, speed: Speed = .maximum, loop: Bool = false) {
+    public init(samples: [Sample], name: String, speed: Speed = .maximum, loop: Bool = false, sleeper: Sleeper = .task) {
         self.samples = samples
         self.metadata = SensorLogMetadata()
         self.name = name
         self.speed = speed
         self.loop = loop
+        self.sleeper = sleeper
     }
 
     /// True once a non-looping replay has delivered its last sample.
@@ -106,7 +110,11 @@ public final class ReplaySource: SensorSource {
             case .multiple(let factor):
                 if let anchor {
                     let wait = (due - anchor.time) / factor
-                    try await clock.sleep(until: anchor.instant.advanced(by: .clampedSeconds(wait)), tolerance: .milliseconds(1))
+                    let remaining = clock.now.duration(to: anchor.instant.advanced(by: .clampedSeconds(wait)))
+                    if remaining > .zero {
+                        let (seconds, attoseconds) = remaining.components
+                        try await source.sleeper.sleep(seconds: Double(seconds) + Double(attoseconds) * 1e-18)
+                    }
                 } else {
                     anchor = (clock.now, due)
                 }

@@ -74,9 +74,12 @@ public final class SensorPipeline: Sendable {
     public let health = PipelineHealth()
     private let sink: @Sendable (Event) -> Void
     private let logger: Logger
+    /// How the back-off after a failure waits.
+    private let sleeper: Sleeper
 
     public init(source: any SensorSource, configuration: OrientationDetector.Configuration, logger: Logger,
-                commands: Commands = Commands(), sink: @escaping @Sendable (Event) -> Void) throws(ConfigurationError) {
+                commands: Commands = Commands(), sleeper: Sleeper = .task,
+                sink: @escaping @Sendable (Event) -> Void) throws(ConfigurationError) {
         _ = try OrientationDetector(configuration: configuration)  // validate now, not on first claim
         self.source = source
         self.configuration = configuration
@@ -84,6 +87,7 @@ public final class SensorPipeline: Sendable {
         self.sink = sink
         self.logger = logger
         self.commands = commands
+        self.sleeper = sleeper
     }
 
     /// Thread-safe: replaces the detector's configuration (a reload). An open sensor is reopened
@@ -202,7 +206,7 @@ public final class SensorPipeline: Sendable {
         logger.warning("sensor failure; retrying", metadata: ["error": "\(failure)", "retry-in": "\(delay)s"])
         sink(.sensorFailed(failure))
         health.expectProgress(within: source.progressLimit.map { $0 + delay })
-        try? await Task.sleep(for: .clampedSeconds(delay))
+        try? await sleeper.sleep(seconds: delay)
         delay = min(delay * 2, 30)
     }
 }

@@ -16,7 +16,7 @@ import UnixSignals
 /// Wiring only: configuration, the sensor pipeline, the socket server, signals. SIGTERM and
 /// SIGINT shut down gracefully (clients get `goodbye`, the socket file is removed). SIGHUP
 /// re-reads the configuration file; a bad one is refused and the running settings stay.
-@main
+/// Started by ``OrientationdMain``, which runs Swift concurrency on SwiftNIO's event loops.
 struct Orientationd: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "orientationd",
@@ -127,7 +127,7 @@ struct Orientationd: AsyncParsableCommand {
         if let replayPath = replay {
             let replaySource: ReplaySource
             do {
-                replaySource = try ReplaySource(path: replayPath, speed: settings.speed, loop: loop)
+                replaySource = try ReplaySource(path: replayPath, speed: settings.speed, loop: loop, sleeper: .onEventLoops)
             } catch {
                 throw DaemonFailure("\(error)")
             }
@@ -158,7 +158,7 @@ struct Orientationd: AsyncParsableCommand {
             service = try await OrientationService.start(source: source, detector: settings.detector, server: settings.server,
                                                          listeningSocket: SystemdIntegration.takeListeningSocket(),
                                                          exitWhenDone: exitWhenDone, watchHotplug: replay == nil,
-                                                         dbus: settings.dbus, logger: logger)
+                                                         dbus: settings.dbus, sleeper: .onEventLoops, logger: logger)
         } catch let error as ServerError {
             throw DaemonFailure(error.description)
         }
