@@ -5,7 +5,6 @@ import SensorIIO
 import SensorPipeline
 import SensorProxyBus
 import ServiceLifecycle
-import UnixSignals
 
 /// The running daemon: the socket server, the sensor pipeline between the source and the hub,
 /// and (for real sensors) the udev hotplug monitor, wired together.
@@ -148,9 +147,9 @@ public final class OrientationService: Sendable {
     /// `reloadSignals` (SIGHUP) run `reload` each time, between `RELOADING=1` and `READY=1`.
     /// With `watchdogInterval` (from `WATCHDOG_USEC`), `WATCHDOG=1` is sent every half interval
     /// while the pipeline makes progress and the event loop answers (``WatchdogService``).
-    public func serviceGroup(logger: Logger, shutdownSignals: UnixSignalsSequence? = nil,
-                             ignoredSignals: UnixSignalsSequence? = nil,
-                             reloadSignals: UnixSignalsSequence? = nil, reload: (@Sendable () async -> Void)? = nil,
+    public func serviceGroup(logger: Logger, shutdownSignals: AsyncStream<Int32>? = nil,
+                             ignoredSignals: AsyncStream<Int32>? = nil,
+                             reloadSignals: AsyncStream<Int32>? = nil, reload: (@Sendable () async -> Void)? = nil,
                              watchdogInterval: Double? = nil) -> ServiceGroup {
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: SocketServerService(server: server)),

@@ -1,12 +1,11 @@
 import OrientationServer
 import ServiceLifecycle
-import UnixSignals
 
 /// SIGHUP (systemd's `ExecReload=`): `RELOADING=1` with `MONOTONIC_USEC`, the reload, then
 /// `READY=1` and a fresh `STATUS=`. A refused reload keeps the old settings (the reload closure
 /// logs why). Ends with the group.
 struct ReloadService: Service {
-    let signals: UnixSignalsSequence
+    let signals: AsyncStream<Int32>
     let reload: @Sendable () async -> Void
     let status: @Sendable () async -> String
 

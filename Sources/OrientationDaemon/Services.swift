@@ -4,7 +4,6 @@ import SensorPipeline
 import SensorProxyBus
 import Logging
 import ServiceLifecycle
-import UnixSignals
 
 /// The socket server as a service: it is already listening when the group starts; on graceful
 /// shutdown it says goodbye to every client and removes the socket file. Returning from `run()`
@@ -34,21 +33,21 @@ struct PipelineService: Service {
     }
 }
 
-/// Turns SIGTERM or SIGINT into a graceful shutdown of the group, from a signal sequence the
-/// daemon creates first thing: ServiceGroup's own signal handling starts only when the group
-/// runs, so a SIGTERM during startup (systemd stopping a service that is still starting; the
-/// lifecycle test under load) killed the daemon without `goodbye` and left the socket file.
-/// Created early, the sequence ignores the signals' default action and keeps them until the
-/// group runs. Returning ends the group gracefully (its termination behaviour).
+/// Turns SIGTERM or SIGINT into a graceful shutdown of the group, from a signal stream the
+/// daemon registers first thing (``ProcessSignals``): ServiceGroup's own signal handling starts
+/// only when the group runs, so a SIGTERM during startup (systemd stopping a service that is
+/// still starting; the lifecycle test under load) killed the daemon without `goodbye` and left
+/// the socket file. Registered early, the stream keeps the signals until the group runs.
+/// Returning ends the group gracefully (its termination behaviour).
 struct ShutdownSignalService: Service {
-    let signals: UnixSignalsSequence
+    let signals: AsyncStream<Int32>
     let logger: Logger
 
     func run() async throws {
         await cancelWhenGracefulShutdown {
             var iterator = signals.makeAsyncIterator()
             if let signal = await iterator.next() {
-                logger.notice("shutting down", metadata: ["signal": "\(signal)"])
+                logger.notice("shutting down", metadata: ["signal": "\(ProcessSignals.name(signal))"])
             }
         }
     }
@@ -57,16 +56,16 @@ struct ShutdownSignalService: Service {
 /// Logs and otherwise ignores signals that must not kill the daemon (SIGUSR1, SIGUSR2: by
 /// default each terminates the process, without goodbye, leaving the socket file behind; SIGHUP
 /// reloads, ``ReloadService``).
-/// The sequence, created first thing, replaces their default action; this service says so in
+/// The stream, registered first thing, replaces their default action; this service says so in
 /// the log each time one arrives. Ends with the group.
 struct IgnoredSignalService: Service {
-    let signals: UnixSignalsSequence
+    let signals: AsyncStream<Int32>
     let logger: Logger
 
     func run() async throws {
         await cancelWhenGracefulShutdown {
             for await signal in signals {
-                logger.notice("ignoring a signal", metadata: ["signal": "\(signal)",
+                logger.notice("ignoring a signal", metadata: ["signal": "\(ProcessSignals.name(signal))",
                                                               "reason": "orientationd gives this signal no meaning (SIGHUP reloads)"])
             }
         }

@@ -128,8 +128,12 @@ public struct SensorLogWriter: ~Copyable {
         if buffer.count >= Self.flushThreshold { try flush() }
     }
 
-    /// Writes buffered output (no-op for in-memory writers).
-    private mutating func flush() throws(SensorLogError) {
+    /// Writes buffered output now (no-op for in-memory writers); whole lines only, since
+    /// ``write(_:)`` buffers whole lines. A long recording calls it now and then, so that what it
+    /// has recorded is on disk (and visible to `tail -f`) before the 64 KiB buffer fills.
+    /// - Throws: ``SensorLogError`` if the write fails, or ``SensorLogError/Kind/writerFinished``.
+    public mutating func flush() throws(SensorLogError) {
+        if finished { throw SensorLogError(file: name, line: nil, kind: .writerFinished) }
         guard case .file(let fd, _) = sink else { return }
         if let code = Self.writeAll(fd, buffer) {
             throw SensorLogError(file: name, line: nil, kind: .writeFailed(errno: code))

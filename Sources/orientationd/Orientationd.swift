@@ -9,7 +9,6 @@ import SensorIIO
 import SensorLog
 import SensorPipeline
 import ServiceLifecycle
-import UnixSignals
 
 /// `orientationd`: publishes device-orientation changes over a Unix socket.
 ///
@@ -140,12 +139,12 @@ struct Orientationd: AsyncParsableCommand {
 
         // First of all: from here on SIGTERM and SIGINT are kept for a graceful shutdown, even
         // one that arrives before the service group runs.
-        let shutdownSignals = await UnixSignalsSequence(trapping: .sigterm, .sigint)
+        let shutdownSignals = ProcessSignals.stream(SIGTERM, SIGINT)
         // Signals a service manager or a user may send that would otherwise kill the daemon
         // without goodbye and leave its socket behind (issue 9): SIGHUP reloads, the others
         // are logged and ignored. Trapped now, so that one arriving during startup is kept.
-        let reloadSignals = await UnixSignalsSequence(trapping: .sighup)
-        let ignoredSignals = await UnixSignalsSequence(trapping: .sigusr1, .sigusr2)
+        let reloadSignals = ProcessSignals.stream(SIGHUP)
+        let ignoredSignals = ProcessSignals.stream(SIGUSR1, SIGUSR2)
         if exitWhenDone {
             if replay == nil {
                 logger.warning("--exit-when-done only applies to --replay; ignoring it")

@@ -3,6 +3,7 @@ import CGlobalExecutorHook
 import Glibc
 import NIOCore
 import NIOPosix
+import OrientationDaemon
 
 /// The daemon's entry point: Swift concurrency on SwiftNIO's event loops, then ``Orientationd``.
 ///
@@ -16,11 +17,13 @@ import NIOPosix
 /// monitor and the D-Bus connection have threads of their own; the socket server has its own
 /// loop), and nothing it runs as a task may block, as on any executor.
 ///
-/// What still reaches libdispatch: a delivered signal (UnixSignals' sources run their handler on
-/// a dispatch queue), so after the first SIGHUP, SIGUSR1 or SIGUSR2 the pool monitor runs.
+/// Signals take no detour through libdispatch either: they are blocked before any other thread
+/// exists, and the main thread, which has nothing else to do, takes them one by one
+/// (``ProcessSignals``).
 @main
 enum OrientationdMain {
     static func main() {
+        ProcessSignals.block()  // first: every thread created from here on inherits the mask
         NIOSingletons.groupLoopCountSuggestion = 2
         // NIO's own installer (unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor)
         // finds the hook with dlsym, which fails in the static release build: set it from C.
@@ -33,7 +36,7 @@ enum OrientationdMain {
             await Orientationd.main()  // exits itself on an error or after --help
             exit(0)
         }
-        while true { pause() }
+        ProcessSignals.waitForever()
     }
 }
 

@@ -1,6 +1,7 @@
 import Glibc
 import Synchronization
 import Logging
+import OrientationDaemon
 import SensorIIO
 import SensorLog
 import SensorPipeline
@@ -31,16 +32,41 @@ enum Recorder {
         let stream = try await source.open()
         var first: Double? = nil
         var count = 0
-        signal(SIGINT) { _ in recorderInterrupted.store(true, ordering: .relaxed) }
+        // SIGINT (Ctrl-C) or SIGTERM ends the recording cleanly with the next sample: the log is
+        // finished, not cut. A second one (a sensor that has stopped delivering) ends the process
+        // at once, keeping what was written.
+        let interrupts = ProcessSignals.stream(SIGINT, SIGTERM)
+        let interrupted = Atomic<Bool>(false)
+        let watcher = Task {
+            for await signal in interrupts {
+                if !interrupted.exchange(true, ordering: .relaxed) {
+                    logger.notice("finishing the recording", metadata: ["signal": "\(ProcessSignals.name(signal))",
+                                                                         "hint": "send it again to stop without waiting for the next sample"])
+                } else {
+                    logger.warning("recording abandoned", metadata: ["signal": "\(ProcessSignals.name(signal))", "file": "\(path)"])
+                    exit(128 + signal)
+                }
+            }
+        }
+        defer { watcher.cancel() }
+        var flushed = -Double.infinity
         do {
-            while !recorderInterrupted.load(ordering: .relaxed), let sample = try await stream.next() {
+            while !interrupted.load(ordering: .relaxed), let sample = try await stream.next() {
                 if first == nil { first = sample.time }
                 try writer.write(sample)
                 count += 1
                 if let duration, let first, sample.time - first >= duration { break }
+                // At most a second of samples waits in memory.
+                if sample.time - flushed >= 1 {
+                    try writer.flush()
+                    flushed = sample.time
+                }
             }
         } catch {
             await stream.close()
+            // What was recorded before the failure (a sensor that vanished or stalled) is kept.
+            try? writer.finish()
+            logger.error("recording ended early", metadata: ["samples": "\(count)", "file": "\(path)", "reason": "\(error)"])
             throw error
         }
         await stream.close()
@@ -49,6 +75,3 @@ enum Recorder {
     }
 }
 
-/// Set by the SIGINT handler, read by the recording loop: an atomic word, the one thing a signal
-/// handler may safely touch.
-let recorderInterrupted = Atomic<Bool>(false)

@@ -66,6 +66,30 @@ import Testing
         #expect(daemon.stderr.contains("socket server stopped"))
     }
 
+    /// An idle daemon must not wake (issue 10), and the first thing that would wake it is
+    /// libdispatch's worker pool: its monitor, a 1 s timer, starts with the pool's first job and
+    /// never stops. After a paced replay with a subscriber (timers), a SIGHUP reload and an
+    /// ignored SIGUSR1 (signals), the daemon must have no libdispatch thread at all (their
+    /// names end in "qos" or "qos.overcommit"). Timers on `Task.sleep`, or signals through
+    /// swift-service-lifecycle's dispatch sources, each made it fail.
+    @Test func nothingTheDaemonDoesStartsLibdispatchsPool() throws {
+        let dir = temporaryDirectory()
+        let socket = dir + "/d.sock"
+        let daemon = try ChildProcess([Build.orientationd, "--replay", Build.recording, "--speed", "20", "--socket", socket], directory: dir)
+        #expect(waitForSocket(socket))
+        let client = try TestSocket.subscriber(socket)
+        let paced = client.readLine(timeout: 10) { $0.contains("\"type\":\"orientation\"") && $0.contains("landscape") }
+        #expect(paced != nil, "the replay ran, paced, to its first landscape: \(daemon.stderr)")
+        kill(daemon.pid, SIGHUP)
+        #expect(daemon.waitForStderr(containing: "configuration reloaded"), "\(daemon.stderr)")
+        kill(daemon.pid, SIGUSR1)
+        #expect(daemon.waitForStderr(containing: "ignoring a signal"), "\(daemon.stderr)")
+        let threads = threadNames(daemon.pid)
+        #expect(threads.count >= 3, "\(threads)")
+        #expect(threads.allSatisfy { !$0.contains("qos") && !$0.contains("dispatch") }, "libdispatch threads: \(threads)")
+        #expect(daemon.terminate() == 0, "\(daemon.stderr)")
+    }
+
     /// SIGTERM the moment the socket appears, before the service group may run: still a graceful
     /// exit (status 0, socket removed), never death by signal (make test-repeat caught it: 143).
     @Test func sigtermDuringStartupIsStillGraceful() throws {

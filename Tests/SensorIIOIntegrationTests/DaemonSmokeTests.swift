@@ -78,7 +78,7 @@ extension SensorIIOIntegrationTests {
     /// Runs `orientationd ARGS` under umockdev-run with the given devices (and a feed for
     /// /dev/iio:device0), waits for it to exit, returns (status, stdout, stderr).
     static func runDaemon(devices: [FakeIIODevice], feed: [UInt8]?, moreFeeds: [(node: String, script: [UInt8])] = [],
-                          arguments: [String]) throws -> (status: Int32, out: String, err: String, log: String) {
+                          arguments: [String], interruptAfterSamples: Int? = nil) throws -> (status: Int32, out: String, err: String, log: String) {
         var template = Array("/tmp/orientationd-run-XXXXXX".utf8CString)
         let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
         writeBytes(dir + "/devices.umockdev", Array(devices.map(\.description).joined().utf8))
@@ -93,6 +93,17 @@ extension SensorIIOIntegrationTests {
         }
         command += ["--", productsDirectory + "/orientationd"] + arguments.map { $0.replacingDirectory(dir) }
         let pid = try spawn(command, environment: ["PATH=/usr/bin:/bin"], stderr: dir + "/err.txt", stdout: dir + "/out.txt")
+        if let interruptAfterSamples {
+            // Ctrl-C once the recording holds that many samples: to orientationd itself, not to
+            // umockdev-run, which would die of it and leave the daemon behind. Polling the file is
+            // the only way to see a recording grow.
+            let deadline = time(nil) + 20
+            while readText(dir + "/recorded.log").split(separator: "\n").filter({ $0.first?.isNumber == true }).count < interruptAfterSamples,
+                  time(nil) < deadline {
+                usleep(20_000)
+            }
+            if let daemon = descendant(of: pid, named: "orientationd") { kill(daemon, SIGINT) }
+        }
         var status: Int32 = 0
         waitpid(pid, &status, 0)
         return ((status >> 8) & 0xff, readText(dir + "/out.txt"), readText(dir + "/err.txt"), readText(dir + "/recorded.log"))
@@ -129,6 +140,24 @@ extension SensorIIOIntegrationTests {
         let data = lines.filter { $0.first?.isNumber == true }
         #expect(data.count >= 90 && data.count <= 110, "\(data.count) samples for 1 s at 100 Hz")
         #expect(data.first?.split(separator: ",").dropFirst().prefix(3).joined(separator: ",") == "0.00000,-9.80665,0.00000")
+    }
+
+    /// Ctrl-C ends a recording with no `--duration` cleanly: exit status 0, every line whole, the
+    /// samples up to then kept. SIGINT reaches the recorder as every signal reaches the daemon
+    /// (``ProcessSignals``: blocked in every thread, taken by the main thread with `sigwait`).
+    @Test func ctrlCFinishesARecording() throws {
+        let device = FakeIIODevice(index: 0, name: "accel_3d", format: "le:s16/32>>0", scale: "0.0980665")
+        var feed: [UInt8] = []
+        for k in 0..<1000 { feed += Self.scriptLine(delay: 10, device.scan([0, 100, 0], timestampNanoseconds: Int64(k) * 10_000_000)) }
+        let (status, _, err, text) = try Self.runDaemon(devices: [device], feed: feed, arguments: ["--record", "{dir}/recorded.log"],
+                                                       interruptAfterSamples: 30)
+        #expect(status == 0, "\(err)")
+        #expect(err.contains("finishing the recording") && err.contains("signal=SIGINT"), "\(err)")
+        #expect(text.hasSuffix("\n"), "the last line is whole")
+        let data = text.split(separator: "\n").filter { $0.first?.isNumber == true }
+        #expect(data.count >= 30 && data.count < 1000, "\(data.count) samples")
+        #expect(data.allSatisfy { $0.split(separator: ",", omittingEmptySubsequences: false).count == 4 }, "every row whole")
+        #expect(err.contains("samples=\(data.count)"), "the log line counts what the file holds: \(err)")
     }
 
     /// A gyroscope on a device of its own is recorded with the accelerometer, merged as the
@@ -191,6 +220,20 @@ func readText(_ path: String) -> String {
         out += buffer[0..<n]
     }
     return String(decoding: out, as: UTF8.self)
+}
+
+/// The first process named `name` (its `comm`) among `pid`'s descendants, from /proc.
+func descendant(of pid: pid_t, named name: String) -> pid_t? {
+    var queue = [pid]
+    while !queue.isEmpty {
+        let parent = queue.removeFirst()
+        let children = readText("/proc/\(parent)/task/\(parent)/children").split(separator: " ").compactMap { pid_t($0) }
+        for child in children {
+            if readText("/proc/\(child)/comm").split(separator: "\n").first.map(String.init) == name { return child }
+            queue.append(child)
+        }
+    }
+    return nil
 }
 
 /// Spawns in a new process group (so the daemon under umockdev-run can be stopped with it).

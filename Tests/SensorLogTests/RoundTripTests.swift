@@ -185,3 +185,20 @@ func nonFiniteAccelerationAndGyroAreKept(cell: String) throws {
     if !expected.isNaN { #expect(sample.acceleration.x == expected) }
     #expect(sample.angularRate?.y.isNaN == expected.isNaN)
 }
+
+/// `flush()` puts every whole line written so far on disk while the writer stays open (a long
+/// recording flushes each second, so a crash or `tail -f` sees it), and refuses after `finish()`.
+@Test func flushWritesWholeLinesAndKeepsTheWriterOpen() throws {
+    let samples = randomSamples(count: 50, gyro: .none, seed: 11)
+    let file = TemporaryFile(emptyPath: ())
+    var writer = try SensorLogWriter(path: file.path, metadata: sampleMetadata, includesGyroscope: false)
+    for sample in samples.prefix(20) { try writer.write(sample) }
+    try writer.flush()
+    var early = try SensorLogReader(path: file.path)
+    expectClose(try early.readAll(), Array(samples.prefix(20)), hasGyro: false)
+    for sample in samples.dropFirst(20) { try writer.write(sample) }
+    try writer.finish()
+    var reader = try SensorLogReader(path: file.path)
+    expectClose(try reader.readAll(), samples, hasGyro: false)
+    #expect(throws: SensorLogError.self) { try writer.flush() }
+}

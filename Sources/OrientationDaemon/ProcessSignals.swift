@@ -1,0 +1,88 @@
+import Glibc
+import Synchronization
+
+/// The daemon's signals, taken synchronously by one thread (orientationd's main thread, which
+/// has nothing else to do) and handed to async code as streams: no signal handler, and no
+/// libdispatch (swift-service-lifecycle's `UnixSignalsSequence` runs its handlers on a dispatch
+/// queue, and the first delivered signal started libdispatch's pool, whose monitor then woke the
+/// daemon once a second for good; docs/PERFORMANCE.md, "An idle daemon").
+///
+/// Contract:
+/// - ``block()`` runs first thing in `main`, before any other thread exists: threads inherit the
+///   signal mask, so ``handled`` signals are only ever taken by ``waitForever()``.
+/// - A signal goes to the stream last registered for it (``stream(_:)``). One that nobody
+///   listens for (no stream yet, or its consumer has gone) gets its default action: the process
+///   ends as it would without orientationd, so a SIGTERM during early startup or in a
+///   short-lived command (`--check-config`) still ends it.
+public enum ProcessSignals {
+    /// The signals orientationd takes itself: shutdown, reload, and the two it ignores.
+    public static let handled: [Int32] = [SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGUSR2]
+
+    private static let listeners = Mutex<[Int32: AsyncStream<Int32>.Continuation]>([:])
+
+    private static var handledSet: sigset_t {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signal in handled { sigaddset(&set, signal) }
+        return set
+    }
+
+    /// Blocks ``handled`` in the calling thread, and so in every thread it creates from now on.
+    public static func block() {
+        var set = handledSet
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+    }
+
+    /// Takes each ``handled`` signal as it arrives and delivers it. Never returns.
+    public static func waitForever() -> Never {
+        var set = handledSet
+        while true {
+            var signal: Int32 = 0
+            guard sigwait(&set, &signal) == 0 else { continue }
+            deliver(signal)
+        }
+    }
+
+    /// The signals `signals` from now on, each delivered to this stream (the last registered for
+    /// a signal wins). Up to 8 undelivered ones are kept, the newest.
+    public static func stream(_ signals: Int32...) -> AsyncStream<Int32> {
+        let (stream, continuation) = AsyncStream<Int32>.makeStream(bufferingPolicy: .bufferingNewest(8))
+        listeners.withLock { listeners in
+            for signal in signals { listeners[signal] = continuation }
+        }
+        return stream
+    }
+
+    /// `SIGTERM`, `SIGHUP`, …, for logs.
+    public static func name(_ signal: Int32) -> String {
+        switch signal {
+        case SIGTERM: "SIGTERM"
+        case SIGINT: "SIGINT"
+        case SIGHUP: "SIGHUP"
+        case SIGUSR1: "SIGUSR1"
+        case SIGUSR2: "SIGUSR2"
+        default: "signal \(signal)"
+        }
+    }
+
+    static func deliver(_ signal: Int32) {
+        let delivered = listeners.withLock { listeners -> Bool in
+            guard let listener = listeners[signal] else { return false }
+            if case .terminated = listener.yield(signal) {
+                listeners[signal] = nil
+                return false
+            }
+            return true
+        }
+        guard !delivered else { return }
+        // Nobody listens: the default action, as if orientationd had never blocked it.
+        Glibc.signal(signal, SIG_DFL)
+        var one = sigset_t()
+        sigemptyset(&one)
+        sigaddset(&one, signal)
+        pthread_sigmask(SIG_UNBLOCK, &one, nil)
+        raise(signal)
+        // Only a signal whose default is to be ignored gets here; keep taking it.
+        pthread_sigmask(SIG_BLOCK, &one, nil)
+    }
+}
