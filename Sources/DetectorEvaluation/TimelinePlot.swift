@@ -292,6 +292,11 @@ public struct TimelinePlot: Sendable {
             svg.open("g", [("id", "lane-truth")])
             laneLabel("truth (evaluate)", top: top, height: h)
             let missed = Set(score.missedRuns.map { "\($0.start)" })
+            if !truth.runs.contains(where: { $0.end >= t0 && $0.start <= t1 }) {
+                // An empty lane would read as a drawing fault; say why it is empty.
+                svg.label("no settled stretch here: the tilt stayed between 55° and 75°, or the device never held still for 0.5 s",
+                          x: x(t0) + 3, y: top + h / 2 + 4, [("fill", "#555555"), ("font-size", "10"), ("class", "truth-none")])
+            }
             for run in truth.runs where run.end >= t0 && run.start <= t1 {
                 let isMissed = missed.contains("\(run.start)")
                 let title = "truth \(run.orientation.rawValue) \(TimelinePlot.seconds(run.start))–\(TimelinePlot.seconds(run.end)) s\(isMissed ? ": MISSED" : "")"

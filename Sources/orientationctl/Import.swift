@@ -19,6 +19,10 @@ struct Import: ParsableCommand {
     enum Preset: String, ExpressibleByArgument, CaseIterable {
         /// x-io Technologies Fusion example data: time (s), gyro x/y/z (deg/s), accel x/y/z (g), magnetometer.
         case xioFusion = "xio-fusion"
+        /// The Oxford step-counter data set (and any Android `SensorEvent` dump of this shape):
+        /// no header; time (ns since boot), accel x/y/z (m/s², proper acceleration in Android's
+        /// device axes, which are the screen axes), then columns this import ignores.
+        case oxfordStepCounter = "oxford-step-counter"
     }
 
     enum AccelerationUnit: String, ExpressibleByArgument, CaseIterable {
@@ -87,9 +91,15 @@ struct Import: ParsableCommand {
     func layout() throws -> Layout {
         var layout = Layout()
         var proper = properAcceleration
-        if preset == .xioFusion {
+        switch preset {
+        case .xioFusion:
             layout = Layout(time: 1, accel: [5, 6, 7], accelScale: 9.80665, gyro: [2, 3, 4], gyroScale: Double.pi / 180)
             proper = true
+        case .oxfordStepCounter:
+            layout = Layout(time: 1, timeUnit: .ns, accel: [2, 3, 4], headerLines: 0)
+            proper = true
+        case nil:
+            break
         }
         if let timeColumn { layout.time = timeColumn }
         if let rate {

@@ -29,9 +29,12 @@ import Testing
             #expect(result.status == 0, "\(result.stderr)")
             let lines = try result.lines.map { try JSONDecoder().decode(Line.self, from: Data($0.utf8)) }
             #expect(lines.map(\.log) == logs)
+            // A recording with no settled stretch (walking while reading: the tilt stays in the
+            // ambiguous band) still tests something, spurious events; but the set as a whole must
+            // have transitions to match.
+            #expect(lines.contains { $0.transitions > 0 }, "no bundled recording has a settled stretch")
             for line in lines {
                 #expect(line.transitions == line.matched + line.missed, "\(line.log)")
-                #expect(line.transitions > 0, "\(line.log): a recording with no settled stretch tests nothing")
                 #expect((line.latency_median == nil) == (line.matched == 0))
                 if let median = line.latency_median, let max = line.latency_max { #expect(median <= max) }
             }
