@@ -79,8 +79,9 @@ def measure(batch, tmp):
         s0, c0 = counters(pid); t0 = time.monotonic()
         time.sleep(SECONDS)
         s1, c1 = counters(pid); t1 = time.monotonic()
+        rss, threads = resident_and_threads(pid)
         client.close()
-        return switches_between(s0, s1)[0] / (t1 - t0), (c1 - c0) / (t1 - t0) * 1000
+        return switches_between(s0, s1)[0] / (t1 - t0), (c1 - c0) / (t1 - t0) * 1000, rss, threads
     finally:
         os.killpg(runner.pid, 15); runner.wait()
 
@@ -149,8 +150,8 @@ if idle:
 
 with tempfile.TemporaryDirectory() as tmp:
     print(f"orientationd ({daemon}), one subscriber, accelerometer at {RATE} Hz, {SECONDS} s measured")
-    print("| batch | wake-ups/s (context switches, all threads) | CPU ms/s |")
-    print("|---:|---:|---:|")
+    print("| batch | wake-ups/s (context switches, all threads) | CPU ms/s | resident memory | threads |")
+    print("|---:|---:|---:|---:|---:|")
     for batch in (1, 5, 10, 25):
-        wakeups, cpu = measure(batch, tmp)
-        print(f"| {batch} | {wakeups:.0f} | {cpu:.1f} |")
+        wakeups, cpu, rss, threads = measure(batch, tmp)
+        print(f"| {batch} | {wakeups:.0f} | {cpu:.1f} | {rss:.1f} MiB | {threads} |")

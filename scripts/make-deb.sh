@@ -3,8 +3,8 @@
 #   scripts/make-deb.sh OUTPUT_DIRECTORY
 # Stages `scripts/install.sh install` with PREFIX=/usr, enables the D-Bus facade in the shipped
 # configuration (the package replaces iio-sensor-proxy, so desktops must find the name), and
-# derives Depends from the binaries' own shared libraries (ldd, then the Debian package owning
-# each: only Debian's libraries, no Swift runtime).
+# derives Depends from the binaries' own shared libraries with dpkg-shlibdeps (only Debian's
+# libraries, no Swift runtime, each with the minimum version the binaries need).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?usage: make-deb.sh OUTPUT_DIRECTORY}
@@ -25,18 +25,28 @@ install -m 0644 README.md docs/DBUS.md "$root/usr/share/doc/orientationd/"
 install -m 0755 debian-package/postinst debian-package/prerm debian-package/postrm "$root/DEBIAN/"
 echo /etc/orientationd/orientationd.conf > "$root/DEBIAN/conffiles"
 
-# Depends: the package owning each shared library the binaries load.
-# Only the libraries the binaries name themselves (NEEDED), not ldd's whole closure: libiio's
-# own dependencies are libiio0's business.
-depends=$(for binary in "$root/usr/bin/orientationd" "$root/usr/bin/orientationctl"; do
-        needed=$(readelf -d "$binary" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
-        ldd "$binary" | awk '/=> \// { print $1, $3 }' | while read -r name path; do
-            if printf '%s\n' "$needed" | grep -qxF "$name"; then echo "$path"; fi
-        done
-    done | sort -u | while read -r library; do
-        dpkg -S "$library" 2>/dev/null || dpkg -S "$(readlink -f "$library")" 2>/dev/null || dpkg -S "/usr$library" 2>/dev/null || true
-    done | cut -d: -f1 | sort -u | paste -sd, | sed 's/,/, /g')
-[ -n "$depends" ] || { echo "make-deb: could not derive Depends from ldd" >&2; exit 1; }
+# Depends: dpkg-shlibdeps, as debhelper would run it: the package owning each library the
+# binaries name themselves (NEEDED, not libiio's own dependencies), with the minimum version the
+# symbols they use need (a glibc 2.35 symbol means libc6 (>= 2.35); an unversioned libc6 let the
+# package install on bullseye, whose loader then refused the binaries).
+mkdir -p "$stage/debian"
+printf 'Source: orientationd\n\nPackage: orientationd\nArchitecture: any\n' > "$stage/debian/control"
+if ! shlibs=$(cd "$stage" && dpkg-shlibdeps -O -xorientationd -e root/usr/bin/orientationd -e root/usr/bin/orientationctl 2>"$stage/shlibdeps.log"); then
+    cat "$stage/shlibdeps.log" >&2
+    exit 1
+fi
+depends=$(printf '%s\n' "$shlibs" | sed -n 's/^shlibs:Depends=//p')
+[ -n "$depends" ] || { echo "make-deb: dpkg-shlibdeps derived no Depends (is dpkg-dev installed?)" >&2; exit 1; }
+# dpkg-shlibdeps reads symbols, not version needs that name none: packed relative relocations
+# (DT_RELR, GLIBC_ABI_DT_RELR) need the loader of glibc 2.36.
+# (Not `readelf | grep -q`: grep ending the pipe early fails it under pipefail.)
+versions=$(readelf -V "$root/usr/bin/orientationd" "$root/usr/bin/orientationctl")
+if grep -q GLIBC_ABI_DT_RELR <<<"$versions"; then
+    current=$(printf '%s' "$depends" | sed -nE 's/.*libc6 \(>= ([^)]*)\).*/\1/p')
+    if [ -z "$current" ] || dpkg --compare-versions "$current" lt 2.36; then
+        depends=$(printf '%s' "$depends" | sed -E 's/libc6( \([^)]*\))?/libc6 (>= 2.36)/')
+    fi
+fi
 size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
 cat > "$root/DEBIAN/control" <<CONTROL
 Package: orientationd

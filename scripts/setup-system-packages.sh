@@ -15,7 +15,7 @@
 set -euo pipefail
 
 packages=(libiio-dev libudev-dev pkg-config udev umockdev libumockdev-dev systemd libsystemd-dev
-          dbus-daemon libglib2.0-bin iio-sensor-proxy procps dpkg-repack)
+          dbus-daemon libglib2.0-bin iio-sensor-proxy procps dpkg-repack dpkg-dev)
 
 if ! command -v swift >/dev/null 2>&1; then
     echo "setup: no 'swift' on PATH; install the Swift 6 toolchain (swift.org) first" >&2
