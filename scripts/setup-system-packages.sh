@@ -12,6 +12,7 @@
 #     installed for its binaries only: nothing here starts it as a service
 #   dpkg-repack: rebuilds the installed iio-sensor-proxy as a .deb, so the package test can swap
 #     it with ours in a scratch root without downloading anything
+#   dpkg-dev: dpkg-shlibdeps, which derives the package's Depends with minimum versions
 set -euo pipefail
 
 packages=(libiio-dev libudev-dev pkg-config udev umockdev libumockdev-dev systemd libsystemd-dev
