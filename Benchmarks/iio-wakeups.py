@@ -12,9 +12,7 @@ Usage: Benchmarks/iio-wakeups.py [path/to/orientationd]   (make bench-iio)
 """
 import os, re, socket, struct, subprocess, sys, tempfile, time
 
-args = [a for a in sys.argv[1:] if a != "--idle"]
-idle = "--idle" in sys.argv[1:]
-daemon = args[0] if args else ".build/release/orientationd"
+daemon = ".build/release/orientationd"  # set by main() from the command line
 RATE, SECONDS, WARMUP = 100, 10, 2
 
 DESCRIPTION = "\n".join([
@@ -27,6 +25,10 @@ DESCRIPTION = "\n".join([
     "A: scan_elements/in_timestamp_en=0\\n", "A: scan_elements/in_timestamp_index=3\\n",
     "A: scan_elements/in_timestamp_type=le:s64/64>>0\\n", "A: buffer/enable=0\\n", "A: buffer/length=0\\n",
 ]) + "\n\n"
+
+def feed_script(samples):
+    """A umockdev script feeding `samples` scans (y = -100 raw, 10 ms apart) at RATE per second."""
+    return b"".join(script_line(1000 // RATE, struct.pack("<iiiiq", 0, -100, 0, 0, k * 10_000_000)) for k in range(samples))
 
 def script_line(delay_ms, data):
     out = bytearray(f"r {delay_ms} ".encode())
@@ -60,9 +62,7 @@ def switches_between(before, after):
 
 def measure(batch, tmp):
     with open(f"{tmp}/accel.umockdev", "w") as f: f.write(DESCRIPTION)
-    with open(f"{tmp}/feed.script", "wb") as f:
-        for k in range(RATE * (SECONDS + WARMUP + 3)):
-            f.write(script_line(1000 // RATE, struct.pack("<iiiiq", 0, -100, 0, 0, k * 10_000_000)))
+    with open(f"{tmp}/feed.script", "wb") as f: f.write(feed_script(RATE * (SECONDS + WARMUP + 3)))
     with open(f"{tmp}/d.conf", "w") as f: f.write(f"[sensor]\nbatch = {batch}\nsampling-frequency = {RATE}\n")
     sock = f"{tmp}/d{batch}.sock"
     runner = subprocess.Popen(["umockdev-run", "-d", f"{tmp}/accel.umockdev", "-s", f"/dev/iio:device0={tmp}/feed.script",
@@ -138,20 +138,27 @@ def measure_idle(tmp, seconds=20, dbus=False):
         os.killpg(runner.pid, 15); runner.wait()
         if bus: bus.terminate(); bus.wait()
 
-if idle:
-    print(f"orientationd ({daemon}), a umockdev accelerometer present, no subscriber, 20 s measured")
-    print("| mode | wake-ups in 20 s (context switches, all threads) | threads that ended meanwhile | CPU ms in 20 s | resident memory | threads |")
-    print("|---|---:|---:|---:|---:|---:|")
-    for dbus in (False, True):
-        with tempfile.TemporaryDirectory() as tmp:
-            wakeups, ended, cpu, rss, threads = measure_idle(tmp, dbus=dbus)
-            print(f"| {'--dbus (private system bus)' if dbus else 'socket only'} | {wakeups} | {ended} | {cpu:.0f} | {rss:.1f} MiB | {threads} |")
-    sys.exit(0)
+def main():
+    global daemon
+    args = [a for a in sys.argv[1:] if a != "--idle"]
+    daemon = args[0] if args else daemon
+    if "--idle" in sys.argv[1:]:
+        print(f"orientationd ({daemon}), a umockdev accelerometer present, no subscriber, 20 s measured")
+        print("| mode | wake-ups in 20 s (context switches, all threads) | threads that ended meanwhile | CPU ms in 20 s | resident memory | threads |")
+        print("|---|---:|---:|---:|---:|---:|")
+        for dbus in (False, True):
+            with tempfile.TemporaryDirectory() as tmp:
+                wakeups, ended, cpu, rss, threads = measure_idle(tmp, dbus=dbus)
+                print(f"| {'--dbus (private system bus)' if dbus else 'socket only'} | {wakeups} | {ended} | {cpu:.0f} | {rss:.1f} MiB | {threads} |")
+        return
 
-with tempfile.TemporaryDirectory() as tmp:
-    print(f"orientationd ({daemon}), one subscriber, accelerometer at {RATE} Hz, {SECONDS} s measured")
-    print("| batch | wake-ups/s (context switches, all threads) | CPU ms/s | resident memory | threads |")
-    print("|---:|---:|---:|---:|---:|")
-    for batch in (1, 5, 10, 25):
-        wakeups, cpu, rss, threads = measure(batch, tmp)
-        print(f"| {batch} | {wakeups:.0f} | {cpu:.1f} | {rss:.1f} MiB | {threads} |")
+    with tempfile.TemporaryDirectory() as tmp:
+        print(f"orientationd ({daemon}), one subscriber, accelerometer at {RATE} Hz, {SECONDS} s measured")
+        print("| batch | wake-ups/s (context switches, all threads) | CPU ms/s | resident memory | threads |")
+        print("|---:|---:|---:|---:|---:|")
+        for batch in (1, 5, 10, 25):
+            wakeups, cpu, rss, threads = measure(batch, tmp)
+            print(f"| {batch} | {wakeups:.0f} | {cpu:.1f} | {rss:.1f} MiB | {threads} |")
+
+if __name__ == "__main__":
+    main()

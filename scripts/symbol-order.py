@@ -1,0 +1,168 @@
+#!/usr/bin/python3
+"""Writes linker/orientationd.order: the functions orientationd runs, for lld's
+--symbol-ordering-file (the Makefile's RELEASE links every release build with it).
+
+Why: the kernel maps code 64 KB at a time around each page fault, so a daemon whose startup and
+steady-state functions lie scattered over 13 MB of code (the Swift standard library, SwiftNIO,
+…) keeps most of it resident. Laid out together, they fill a few hundred pages and the idle
+daemon is about 3 MB smaller (docs/PERFORMANCE.md, "Memory").
+
+How: a copy of the release binary without DWARF (valgrind cannot read Swift's) runs under
+callgrind through what a daemon does on a tablet: idle with a reload, an ignored signal and a
+client's get; a paced replay with a subscriber; a umockdev accelerometer at 100 Hz with a
+subscriber; the D-Bus facade on a private bus with a claim; then SIGTERM. Every function any
+run entered is listed, the first run's first, keeping only names the binary defines. A stale
+list costs memory, never correctness: lld ignores names it does not find, and code it does not
+list keeps its place after the listed code.
+
+Usage: scripts/symbol-order.py [path/to/release/orientationd]   (make symbol-order)
+Needs valgrind, umockdev, dbus-daemon and gdbus (libglib2.0-bin).
+"""
+import datetime, importlib.util, os, re, shutil, signal, socket, subprocess, sys, tempfile, time
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OUTPUT = os.path.join(REPO, "linker", "orientationd.order")
+
+# The umockdev fixture, its feed and the private bus come from the benchmark that measures the
+# same situations.
+_spec = importlib.util.spec_from_file_location("iio_wakeups", os.path.join(REPO, "Benchmarks", "iio-wakeups.py"))
+bench = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(bench)
+
+
+def wait_for(path, seconds=120):
+    deadline = time.monotonic() + seconds
+    while not os.path.exists(path):
+        if time.monotonic() > deadline:
+            raise SystemExit(f"symbol-order: {path} did not appear within {seconds} s")
+        time.sleep(0.05)
+
+
+def subscribe(sock, seconds):
+    """A client that subscribes, asks once, and reads for `seconds`."""
+    client = socket.socket(socket.AF_UNIX)
+    client.connect(sock)
+    client.sendall(b'{"op":"subscribe"}\n{"op":"get","id":1}\n')
+    client.settimeout(0.2)
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            if not client.recv(65536): break
+        except socket.timeout:
+            pass
+    client.close()
+
+
+def callgrind(tmp, name):
+    return ["valgrind", "--tool=callgrind", "--demangle=no", "--quiet", f"--callgrind-out-file={tmp}/{name}.out"]
+
+
+def stop(process, pid=None):
+    os.kill(pid or process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=120)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+def run_all(binary, tmp):
+    env = {"PATH": "/usr/bin:/bin"}
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+
+    # 1. Idle: startup, a client's get, a reload, an ignored signal, a subscriber that leaves.
+    sock = f"{tmp}/idle.sock"
+    daemon = subprocess.Popen(callgrind(tmp, "idle") + [binary, "--socket", sock], env=env, **quiet)
+    wait_for(sock)
+    subscribe(sock, 1)
+    daemon.send_signal(signal.SIGHUP)
+    time.sleep(1)
+    daemon.send_signal(signal.SIGUSR1)
+    time.sleep(1)
+    stop(daemon)
+
+    # 2. A paced replay of the bundled recording with a subscriber.
+    sock = f"{tmp}/replay.sock"
+    daemon = subprocess.Popen(callgrind(tmp, "replay") + [binary, "--replay", os.path.join(REPO, "data/xio-fusion/handheld.log"),
+                                                          "--speed", "20", "--socket", sock], env=env, **quiet)
+    wait_for(sock)
+    subscribe(sock, 8)
+    stop(daemon)
+
+    # 3. A buffered accelerometer at 100 Hz under umockdev, with a subscriber.
+    with open(f"{tmp}/accel.umockdev", "w") as f: f.write(bench.DESCRIPTION)
+    with open(f"{tmp}/feed.script", "wb") as f: f.write(bench.feed_script(100 * 60))
+    sock = f"{tmp}/sensor.sock"
+    runner = subprocess.Popen(["umockdev-run", "-d", f"{tmp}/accel.umockdev", "-s", f"/dev/iio:device0={tmp}/feed.script", "--"]
+                              + callgrind(tmp, "sensor") + [binary, "--socket", sock], env=env, start_new_session=True, **quiet)
+    wait_for(sock)
+    subscribe(sock, 6)
+    child = int(open(f"/proc/{runner.pid}/task/{runner.pid}/children").read().split()[0])
+    stop(runner, child)
+
+    # 4. The D-Bus facade on a private system-like bus, claimed once.
+    bus, address = bench.private_bus(tmp)
+    try:
+        sock = f"{tmp}/dbus.sock"
+        daemon = subprocess.Popen(callgrind(tmp, "dbus") + [binary, "--dbus", "--replay",
+                                                            os.path.join(REPO, "data/xio-fusion/handheld.log"), "--speed", "20",
+                                                            "--socket", sock],
+                                  env=dict(env, DBUS_SYSTEM_BUS_ADDRESS=address), **quiet)
+        wait_for(sock)
+        time.sleep(2)
+        gdbus = ["gdbus", "call", "--system", "--dest", "net.hadess.SensorProxy", "--object-path", "/net/hadess/SensorProxy"]
+        subprocess.run(gdbus + ["--method", "net.hadess.SensorProxy.ClaimAccelerometer"], env=dict(env, DBUS_SYSTEM_BUS_ADDRESS=address),
+                       timeout=60, **quiet)
+        subprocess.run(gdbus + ["--method", "org.freedesktop.DBus.Properties.GetAll", "net.hadess.SensorProxy"],
+                       env=dict(env, DBUS_SYSTEM_BUS_ADDRESS=address), timeout=60, **quiet)
+        stop(daemon)
+    finally:
+        bus.terminate()
+        bus.wait()
+    return ["idle", "replay", "sensor", "dbus"]
+
+
+def functions_entered(path):
+    """Names of the functions a callgrind profile saw, in the order the file first names them."""
+    names = []
+    for line in open(path, errors="replace"):
+        match = re.match(r"^c?fn=\(\d+\) (.+)$", line.rstrip("\n"))
+        if match:
+            names.append(match.group(1).split("'")[0])  # callgrind marks clones with a quote
+    return names
+
+
+def main():
+    binary = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(REPO, ".build/release/orientationd"))
+    for tool in ("valgrind", "umockdev-run", "dbus-daemon", "gdbus", "strip", "nm"):
+        if not shutil.which(tool):
+            raise SystemExit(f"symbol-order: needs {tool} (sudo apt install valgrind umockdev dbus-daemon libglib2.0-bin binutils)")
+    defined = set()
+    for line in subprocess.run(["nm", "--defined-only", binary], capture_output=True, text=True, check=True).stdout.splitlines():
+        parts = line.split(" ", 2)
+        if len(parts) == 3 and parts[1] in "tTwW":
+            defined.add(parts[2])
+    with tempfile.TemporaryDirectory() as tmp:
+        stripped = f"{tmp}/orientationd"
+        subprocess.run(["strip", "--strip-debug", "-o", stripped, binary], check=True)
+        runs = run_all(stripped, tmp)
+        order, seen = [], set()
+        for run in runs:
+            for name in functions_entered(f"{tmp}/{run}.out"):
+                if name in defined and name not in seen:
+                    seen.add(name)
+                    order.append(name)
+    if len(order) < 1000:
+        raise SystemExit(f"symbol-order: only {len(order)} functions seen; did the runs start? (nothing written)")
+    os.makedirs(os.path.dirname(OUTPUT), exist_ok=True)
+    with open(OUTPUT, "w") as f:
+        f.write(f"# Generated by scripts/symbol-order.py ({datetime.date.today()}): the functions orientationd ran\n"
+                f"# idle, reloading, replaying, reading a 100 Hz sensor and serving D-Bus, for lld's\n"
+                f"# --symbol-ordering-file. {len(order)} names. Regenerate with `make symbol-order`.\n")
+        for name in order:
+            f.write(name + "\n")
+    print(f"symbol-order: {len(order)} functions written to {os.path.relpath(OUTPUT, REPO)}")
+
+
+if __name__ == "__main__":
+    main()
