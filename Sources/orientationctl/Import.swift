@@ -23,6 +23,9 @@ struct Import: ParsableCommand {
         /// no header; time (ns since boot), accel x/y/z (m/s², proper acceleration in Android's
         /// device axes, which are the screen axes), then columns this import ignores.
         case oxfordStepCounter = "oxford-step-counter"
+        /// The same data set's `optimisation/data/*/accelerometer.csv`: no header; time (ns since
+        /// boot), Android's accuracy (ignored), accel x/y/z (m/s², proper acceleration).
+        case oxfordStepCounterOptimisation = "oxford-step-counter-optimisation"
     }
 
     enum AccelerationUnit: String, ExpressibleByArgument, CaseIterable {
@@ -97,6 +100,9 @@ struct Import: ParsableCommand {
             proper = true
         case .oxfordStepCounter:
             layout = Layout(time: 1, timeUnit: .ns, accel: [2, 3, 4], headerLines: 0)
+            proper = true
+        case .oxfordStepCounterOptimisation:
+            layout = Layout(time: 1, timeUnit: .ns, accel: [3, 4, 5], headerLines: 0)
             proper = true
         case nil:
             break
