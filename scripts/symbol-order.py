@@ -53,6 +53,19 @@ def subscribe(sock, seconds):
     client.close()
 
 
+class Running:
+    """A started process that is killed (with its session) if the block fails, so a failed run
+    leaves no valgrind behind."""
+    def __init__(self, process): self.process = process
+    def __enter__(self): return self.process
+    def __exit__(self, kind, value, traceback):
+        if kind is not None and self.process.poll() is None:
+            try: os.killpg(self.process.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError): self.process.kill()
+            self.process.wait()
+        return False
+
+
 def callgrind(tmp, name):
     return ["valgrind", "--tool=callgrind", "--demangle=no", "--quiet", f"--callgrind-out-file={tmp}/{name}.out"]
 
@@ -72,50 +85,53 @@ def run_all(binary, tmp):
 
     # 1. Idle: startup, a client's get, a reload, an ignored signal, a subscriber that leaves.
     sock = f"{tmp}/idle.sock"
-    daemon = subprocess.Popen(callgrind(tmp, "idle") + [binary, "--socket", sock], env=env, **quiet)
-    wait_for(sock)
-    subscribe(sock, 1)
-    daemon.send_signal(signal.SIGHUP)
-    time.sleep(1)
-    daemon.send_signal(signal.SIGUSR1)
-    time.sleep(1)
-    stop(daemon)
+    with Running(subprocess.Popen(callgrind(tmp, "idle") + [binary, "--socket", sock], env=env, start_new_session=True,
+                                  **quiet)) as daemon:
+        wait_for(sock)
+        subscribe(sock, 1)
+        daemon.send_signal(signal.SIGHUP)
+        time.sleep(1)
+        daemon.send_signal(signal.SIGUSR1)
+        time.sleep(1)
+        stop(daemon)
 
     # 2. A paced replay of the bundled recording with a subscriber.
     sock = f"{tmp}/replay.sock"
-    daemon = subprocess.Popen(callgrind(tmp, "replay") + [binary, "--replay", os.path.join(REPO, "data/xio-fusion/handheld.log"),
-                                                          "--speed", "20", "--socket", sock], env=env, **quiet)
-    wait_for(sock)
-    subscribe(sock, 8)
-    stop(daemon)
+    with Running(subprocess.Popen(callgrind(tmp, "replay") + [binary, "--replay", os.path.join(REPO, "data/xio-fusion/handheld.log"),
+                                                              "--speed", "20", "--socket", sock], env=env, start_new_session=True,
+                                  **quiet)) as daemon:
+        wait_for(sock)
+        subscribe(sock, 8)
+        stop(daemon)
 
     # 3. A buffered accelerometer at 100 Hz under umockdev, with a subscriber.
     with open(f"{tmp}/accel.umockdev", "w") as f: f.write(bench.DESCRIPTION)
     with open(f"{tmp}/feed.script", "wb") as f: f.write(bench.feed_script(100 * 60))
     sock = f"{tmp}/sensor.sock"
-    runner = subprocess.Popen(["umockdev-run", "-d", f"{tmp}/accel.umockdev", "-s", f"/dev/iio:device0={tmp}/feed.script", "--"]
-                              + callgrind(tmp, "sensor") + [binary, "--socket", sock], env=env, start_new_session=True, **quiet)
-    wait_for(sock)
-    subscribe(sock, 6)
-    child = int(open(f"/proc/{runner.pid}/task/{runner.pid}/children").read().split()[0])
-    stop(runner, child)
+    with Running(subprocess.Popen(["umockdev-run", "-d", f"{tmp}/accel.umockdev", "-s", f"/dev/iio:device0={tmp}/feed.script", "--"]
+                                  + callgrind(tmp, "sensor") + [binary, "--socket", sock], env=env, start_new_session=True,
+                                  **quiet)) as runner:
+        wait_for(sock)
+        subscribe(sock, 6)
+        child = int(open(f"/proc/{runner.pid}/task/{runner.pid}/children").read().split()[0])
+        stop(runner, child)
 
     # 4. The D-Bus facade on a private system-like bus, claimed once.
     bus, address = bench.private_bus(tmp)
     try:
         sock = f"{tmp}/dbus.sock"
-        daemon = subprocess.Popen(callgrind(tmp, "dbus") + [binary, "--dbus", "--replay",
-                                                            os.path.join(REPO, "data/xio-fusion/handheld.log"), "--speed", "20",
-                                                            "--socket", sock],
-                                  env=dict(env, DBUS_SYSTEM_BUS_ADDRESS=address), **quiet)
-        wait_for(sock)
-        time.sleep(2)
-        gdbus = ["gdbus", "call", "--system", "--dest", "net.hadess.SensorProxy", "--object-path", "/net/hadess/SensorProxy"]
-        subprocess.run(gdbus + ["--method", "net.hadess.SensorProxy.ClaimAccelerometer"], env=dict(env, DBUS_SYSTEM_BUS_ADDRESS=address),
-                       timeout=60, **quiet)
-        subprocess.run(gdbus + ["--method", "org.freedesktop.DBus.Properties.GetAll", "net.hadess.SensorProxy"],
-                       env=dict(env, DBUS_SYSTEM_BUS_ADDRESS=address), timeout=60, **quiet)
-        stop(daemon)
+        with Running(subprocess.Popen(callgrind(tmp, "dbus") + [binary, "--dbus", "--replay",
+                                                                os.path.join(REPO, "data/xio-fusion/handheld.log"), "--speed", "20",
+                                                                "--socket", sock],
+                                      env=dict(env, DBUS_SYSTEM_BUS_ADDRESS=address), start_new_session=True, **quiet)) as daemon:
+            wait_for(sock)
+            time.sleep(2)
+            gdbus = ["gdbus", "call", "--system", "--dest", "net.hadess.SensorProxy", "--object-path", "/net/hadess/SensorProxy"]
+            subprocess.run(gdbus + ["--method", "net.hadess.SensorProxy.ClaimAccelerometer"],
+                           env=dict(env, DBUS_SYSTEM_BUS_ADDRESS=address), timeout=60, **quiet)
+            subprocess.run(gdbus + ["--method", "org.freedesktop.DBus.Properties.GetAll", "net.hadess.SensorProxy"],
+                           env=dict(env, DBUS_SYSTEM_BUS_ADDRESS=address), timeout=60, **quiet)
+            stop(daemon)
     finally:
         bus.terminate()
         bus.wait()
