@@ -42,7 +42,7 @@ extension OrientationDetector {
         /// is being put away or handed over, not read; held steady overhead (in bed), it turns.
         public var screenDownStillTilt: Double = 25
         /// Face-up is entered at this tilt or more…
-        public var faceUpEnterTilt: Double = 75
+        public var faceUpEnterTilt: Double = 78
         /// …and kept until the tilt drops below this.
         public var faceUpExitTilt: Double = 62
         /// Face-down is entered at this tilt magnitude (screen down) or more…

@@ -48,7 +48,7 @@ import Testing
         Bad(text: "[detector]\n# tuned\nsettle-tme = 0.1\n", message: "x.conf:3: unknown detector parameter settle-tme; did you mean 'settle-time'?"),
         Bad(text: "[detector]\nsettle-time = soon\n", message: "x.conf:2: settle-time: \"soon\" is not a number"),
         Bad(text: "[detector]\nface-up-exit-tilt = 80\nsettle-time = 0.1\n",
-            message: "x.conf:2: face-up-exit-tilt (80.0) must be above 0 and below face-up-enter-tilt (75.0), or face-up could never be left"),
+            message: "x.conf:2: face-up-exit-tilt (80.0) must be above 0 and below face-up-enter-tilt (78.0), or face-up could never be left"),
     ]
 
     @Test("errors name file and line", arguments: bad)

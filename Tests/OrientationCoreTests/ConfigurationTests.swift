@@ -18,7 +18,7 @@ import Testing
         Bad(assignments: ["fast-filter-time-constant": "0.5"], message: "fast-filter-time-constant (0.5) must be below filter-time-constant (0.15)"),
         Bad(assignments: ["dead-band": "95"], message: "dead-band: must be at least 0 and below 90 degrees, not 95.0"),
         Bad(assignments: ["face-up-exit-tilt": "80"],
-            message: "face-up-exit-tilt (80.0) must be above 0 and below face-up-enter-tilt (75.0), or face-up could never be left"),
+            message: "face-up-exit-tilt (80.0) must be above 0 and below face-up-enter-tilt (78.0), or face-up could never be left"),
         Bad(assignments: ["face-down-enter-tilt": "91"], message: "face-down-enter-tilt: must be above 0 and at most 90 degrees, not 91.0"),
         Bad(assignments: ["portrait-tilt": "40..10"], message: "portrait-tilt: must be lower..upper with -90 <= lower < upper <= 90, not 40..10"),
         Bad(assignments: ["landscape-left-tilt": "-95..10"], message: "landscape-left-tilt: must be lower..upper with -90 <= lower < upper <= 90, not -95..10"),

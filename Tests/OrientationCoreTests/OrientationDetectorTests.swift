@@ -181,8 +181,9 @@ import Testing
             return detector.orientation
         }
         #expect(hold(tilt: 20) == .portrait)
-        #expect(hold(tilt: 73) == .portrait)  // above portrait's 72° limit, below face-up's 75°: keep
-        #expect(hold(tilt: 76) == .faceUp)
+        #expect(hold(tilt: 73) == .portrait)  // above portrait's 72° limit, below face-up's 78°: keep
+        #expect(hold(tilt: 76) == .portrait)  // past evaluate's 75° face boundary, still not face-up
+        #expect(hold(tilt: 79) == .faceUp)
         #expect(hold(tilt: 65) == .faceUp)    // above the 62° exit tilt: keep
         #expect(hold(tilt: 55) == .portrait)
         #expect(hold(tilt: -70) == .portrait) // below portrait's −50° limit, not yet face-down: keep
