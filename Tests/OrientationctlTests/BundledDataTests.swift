@@ -23,6 +23,9 @@ import Testing
         Recording(log: oxford + "samsung-carmelo-armband-1.log", csv: oxford + "raw/samsung-carmelo-armband-1.csv",
                   preset: "oxford-step-counter-optimisation", device: samsung, rate: "200",
                   activity: "the phone in an armband (the source's Carmelo)"),
+        Recording(log: oxford + "samsung-carmelo-neckpouch-1.log", csv: oxford + "raw/samsung-carmelo-neckpouch-1.csv",
+                  preset: "oxford-step-counter-optimisation", device: samsung, rate: "200",
+                  activity: "the phone in a pouch hanging from the neck (the source's Carmelo)"),
     ]
     static let walking = [
         Recording(log: oxford + "s6-user1-hand.log", csv: oxford + "raw/s6-user1-hand.csv", preset: "oxford-step-counter",
@@ -31,6 +34,9 @@ import Testing
                   device: s6, rate: "100", activity: "the phone held in the hand (person 2)"),
         Recording(log: oxford + "s6-user1-frontpocket.log", csv: oxford + "raw/s6-user1-frontpocket.csv", preset: "oxford-step-counter",
                   device: s6, rate: "100", activity: "the phone in a front trouser pocket (person 1)"),
+        Recording(log: oxford + "nexus-jamie-inhand-1.log", csv: oxford + "raw/nexus-jamie-inhand-1.csv",
+                  preset: "oxford-step-counter-optimisation", device: "Nexus (model not named by the source; an Android phone's accelerometer)",
+                  rate: "200", activity: "the phone held in the hand (the source's Jamie)"),
     ]
 
     /// The import commands of data/oxford-step-counter/README.md, byte for byte.
@@ -85,7 +91,7 @@ import Testing
         #expect(evaluate.lines.first?.contains("1 transitions, 1 matched, 0 missed, 0 spurious") == true, "\(evaluate.stdout)")
     }
 
-    /// Tumbling in a purse and strapped to an arm: every settled stretch found, nothing evaluate
+    /// Tumbling in a purse, strapped to an arm, hanging from the neck: every settled stretch found, nothing evaluate
     /// calls spurious (the purse's brief face-up at a jolt, with a face-up entry at 75°, was one).
     @Test(arguments: carried)
     func carriedPhonesAreScoredClean(_ recording: Recording) throws {
