@@ -294,7 +294,7 @@ public struct TimelinePlot: Sendable {
             let missed = Set(score.missedRuns.map { "\($0.start)" })
             if !truth.runs.contains(where: { $0.end >= t0 && $0.start <= t1 }) {
                 // An empty lane would read as a drawing fault; say why it is empty.
-                svg.label("no settled stretch here: the tilt stayed between 55° and 75°, or the device never held still for 0.5 s",
+                svg.label("no truth here: no label lasted 0.5 s (tilt between 55° and 75°, or the direction over 30° from every edge)",
                           x: x(t0) + 3, y: top + h / 2 + 4, [("fill", "#555555"), ("font-size", "10"), ("class", "truth-none")])
             }
             for run in truth.runs where run.end >= t0 && run.start <= t1 {
