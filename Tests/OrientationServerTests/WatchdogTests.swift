@@ -50,7 +50,12 @@ import Testing
     }
 
     /// Polls `condition` (a pipeline's progress is not awaitable from outside) with a deadline.
-    func eventually(_ seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
+    /// The deadline is long on purpose: the other suites of this target are synchronous and
+    /// block while they wait for processes and sockets, and Swift Testing runs them on the same
+    /// cooperative pool, two threads on a 2-core machine. Two of them at once starve every async
+    /// test (CI saw this one wait over 10 s for six 10 ms samples). A passing test returns as
+    /// soon as the condition holds.
+    func eventually(_ seconds: Double = 60, _ condition: () -> Bool) async -> Bool {
         let deadline = ContinuousClock.now.advanced(by: .seconds(seconds))
         while ContinuousClock.now < deadline {
             if condition() { return true }
