@@ -24,6 +24,11 @@ public enum SecondsConversion {
 }
 
 extension Duration {
+    /// This duration in seconds, as a `Double` (attosecond parts included).
+    public var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) * 1e-18
+    }
+
     /// A duration of `seconds`, clamped as in ``SecondsConversion/clamped(_:)`` instead of
     /// trapping on a huge or non-finite value.
     public static func clampedSeconds(_ seconds: Double) -> Duration {

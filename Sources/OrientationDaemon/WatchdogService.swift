@@ -1,4 +1,5 @@
 import Logging
+import OrientationCore
 import OrientationServer
 import SensorPipeline
 import ServiceLifecycle
@@ -28,7 +29,7 @@ struct WatchdogService: Service {
             var withheld = false
             var lastStatus = ""
             while !Task.isCancelled {
-                let loopAnswers = await hub.isResponsive(within: interval / 4) { try? await sleeper.sleep(seconds: $0) }
+                let loopAnswers = await hub.isResponsive(within: interval / 4, sleeper: sleeper)
                 let alive = health.isAlive && loopAnswers
                 if alive {
                     notify("WATCHDOG=1")

@@ -196,15 +196,14 @@ extension SubscriptionHub {
 
         /// Whether the hub's loop runs a no-op within `seconds` (the watchdog's check that the
         /// loop is not stuck). Never waits on the loop itself: a stuck loop gives false. It
-        /// checks every 2 ms, waiting with `pause` (seconds; `Task.sleep` by default).
-        public func isResponsive(within seconds: Double,
-                                 pause: @Sendable (Double) async -> Void = { try? await Task.sleep(for: .clampedSeconds($0)) }) async -> Bool {
+        /// checks every 2 ms, waiting with `sleeper`.
+        public func isResponsive(within seconds: Double, sleeper: Sleeper = .task) async -> Bool {
             let probe = LoopProbe()
             hub.eventLoop.execute { probe.answered.store(true, ordering: .releasing) }
             let deadline = ContinuousClock.now.advanced(by: .clampedSeconds(seconds))
             while !probe.answered.load(ordering: .acquiring) {
                 if ContinuousClock.now >= deadline { return false }
-                await pause(0.002)
+                try? await sleeper.sleep(seconds: 0.002)
             }
             return true
         }

@@ -29,7 +29,7 @@ public final class PipelineHealth: Sendable {
         deadline.withLock { deadline in
             guard let deadline else { return 0 }
             let late = ContinuousClock.now - deadline
-            return late > .zero ? Double(late.components.seconds) + Double(late.components.attoseconds) * 1e-18 : 0
+            return late > .zero ? late.seconds : 0
         }
     }
 }

@@ -111,10 +111,7 @@ public final class ReplaySource: SensorSource {
                 if let anchor {
                     let wait = (due - anchor.time) / factor
                     let remaining = clock.now.duration(to: anchor.instant.advanced(by: .clampedSeconds(wait)))
-                    if remaining > .zero {
-                        let (seconds, attoseconds) = remaining.components
-                        try await source.sleeper.sleep(seconds: Double(seconds) + Double(attoseconds) * 1e-18)
-                    }
+                    if remaining > .zero { try await source.sleeper.sleep(seconds: remaining.seconds) }
                 } else {
                     anchor = (clock.now, due)
                 }

@@ -1,3 +1,4 @@
+import OrientationCore
 import OrientationDaemon
 import SensorPipeline
 import Testing
