@@ -194,6 +194,12 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The claim-driven pipeline with sources written for the test (no sensor, no socket).
+        .testTarget(
+            name: "SensorPipelineTests",
+            dependencies: ["SensorPipeline", "OrientationCore", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings
+        ),
         // Pure parts of SensorIIO (sensor choice, mount-matrix precedence).
         .testTarget(name: "SensorIIOTests", dependencies: ["SensorIIO", "OrientationCore"], swiftSettings: strictSettings),
         // libiio and libudev for real, against umockdev testbeds. umockdev's state is process-global:

@@ -124,7 +124,9 @@ public final class OrientationService: Sendable {
 
     /// The service manager's STATUS= line: the socket, the sensor in use, the clients.
     public func statusLine() async -> String {
-        let (connections, subscribers) = await server.hub.counts()
+        guard let (connections, subscribers) = try? await server.hub.counts() else {
+            return "shutting down; socket \(server.configuration.socketPath)"
+        }
         let sensor: String
         if let iio = pipeline.source as? DiscoveringIIOSource {
             sensor = iio.lastOpened.map { "sensor \($0)" } ?? "no sensor opened yet"

@@ -181,8 +181,9 @@ extension SubscriptionHub {
         }
 
         /// The current state.
-        public func state() async -> OrientationState {
-            try! await hub.eventLoop.submit { hub.value.state }.get()
+        /// - Throws: `EventLoopError.shutdown` once the hub's loop has shut down.
+        public func state() async throws -> OrientationState {
+            try await hub.eventLoop.submit { hub.value.state }.get()
         }
 
         /// Applies reloaded limits and privileges: new connections and every later check of
@@ -209,8 +210,9 @@ extension SubscriptionHub {
         }
 
         /// Number of connections and of subscribers.
-        public func counts() async -> (connections: Int, subscribers: Int) {
-            try! await hub.eventLoop.submit { (hub.value.connectionCount, hub.value.subscribers) }.get()
+        /// - Throws: `EventLoopError.shutdown` once the hub's loop has shut down.
+        public func counts() async throws -> (connections: Int, subscribers: Int) {
+            try await hub.eventLoop.submit { (hub.value.connectionCount, hub.value.subscribers) }.get()
         }
     }
 

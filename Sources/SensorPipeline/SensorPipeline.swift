@@ -37,31 +37,75 @@ public final class SensorPipeline: Sendable {
         case sourceFinished
     }
 
-    /// The pipeline's inbox: claims, restarts (hotplug) and the end. Thread-safe; what is sent
-    /// before ``SensorPipeline/run()`` starts waits for it.
+    /// The pipeline's inbox: claims, restarts (hotplug), new detector settings and the end.
+    /// Thread-safe; what is sent before ``SensorPipeline/run()`` starts waits for it.
+    ///
+    /// Nothing sent here can be lost (issue 22): the inbox keeps the *desired* state under a lock
+    /// (the newest claim, how many restarts were asked for, the newest configuration, whether to
+    /// finish), and its stream carries only wake-ups. However many commands arrive while the
+    /// pipeline is busy (a burst of hotplug restarts, claims toggled by thousands of clients),
+    /// the next wake-up finds the newest of each, so a claimed sensor always ends up open.
+    /// (A stream of the commands themselves, bounded to the newest 16, could drop the one
+    /// `claim(true)` that mattered.)
     public struct Commands: Sendable {
-        enum Command: Sendable { case claim(Bool), restart, reconfigure(OrientationDetector.Configuration) }
-        let stream: AsyncStream<Command>
-        private let continuation: AsyncStream<Command>.Continuation
-
-        public init() {
-            // Claims are level-triggered, so only the newest few matter.
-            (stream, continuation) = AsyncStream.makeStream(of: Command.self, bufferingPolicy: .bufferingNewest(16))
+        /// What the pipeline should be doing; the run loop reconciles with it on every wake-up.
+        struct Desired: Sendable {
+            var claimed = false
+            /// Counts ``Commands/restart()`` calls: the loop restarts when it has seen fewer.
+            var restarts = 0
+            /// The newest configuration not yet taken by the loop.
+            var configuration: OrientationDetector.Configuration? = nil
+            var finished = false
         }
 
-        /// Someone listens (`true`) or nobody does (`false`).
-        public func setClaimed(_ claimed: Bool) { continuation.yield(.claim(claimed)) }
+        private final class Inbox: Sendable {
+            let desired = Mutex(Desired())
+            let wakeups: AsyncStream<Void>
+            let continuation: AsyncStream<Void>.Continuation
+
+            init() {
+                // One pending wake-up is enough: the state it points to is read when it is taken.
+                (wakeups, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+            }
+        }
+
+        private let inbox = Inbox()
+
+        public init() {}
+
+        var wakeups: AsyncStream<Void> { inbox.wakeups }
+
+        /// The desired state now; the configuration is handed over once (the loop keeps it).
+        func take() -> Desired {
+            inbox.desired.withLock { desired in
+                defer { desired.configuration = nil }
+                return desired
+            }
+        }
+
+        private func update(_ change: (inout Desired) -> Void) {
+            inbox.desired.withLock { change(&$0) }
+            inbox.continuation.yield()
+        }
+
+        /// Someone listens (`true`) or nobody does (`false`). Level-triggered: only the newest
+        /// value matters.
+        public func setClaimed(_ claimed: Bool) { update { $0.claimed = claimed } }
 
         /// If the sensor is claimed, close and reopen it now (a sensor appeared, or its
         /// properties such as the mount matrix changed); also cuts short a retry's wait.
-        public func restart() { continuation.yield(.restart) }
+        public func restart() { update { $0.restarts &+= 1 } }
 
         /// Replaces the detector configuration (a reload); ``SensorPipeline/reconfigure(_:)``
         /// validates it first.
-        func reconfigure(_ configuration: OrientationDetector.Configuration) { continuation.yield(.reconfigure(configuration)) }
+        func reconfigure(_ configuration: OrientationDetector.Configuration) { update { $0.configuration = configuration } }
 
-        /// Ends ``SensorPipeline/run()`` (after closing the sensor).
-        public func finish() { continuation.finish() }
+        /// Ends ``SensorPipeline/run()`` (after closing the sensor). Idempotent.
+        public func finish() {
+            inbox.desired.withLock { $0.finished = true }
+            inbox.continuation.yield()
+            inbox.continuation.finish()
+        }
     }
 
     public let source: any SensorSource
@@ -113,35 +157,37 @@ public final class SensorPipeline: Sendable {
         commands.restart()
     }
 
-    /// The service loop.
+    /// The service loop: on every wake-up, makes the sensor's state match the inbox's desired
+    /// state (open while claimed; reopened after a restart or a new configuration).
     public func run() async {
         var reader: Task<Void, Never>? = nil
-        var claimed = false
         var configuration = self.configuration
-        for await command in commands.stream {
-            switch command {
-            case .claim(let value):
-                claimed = value
-                if claimed, reader == nil {
-                    reader = Task { [configuration] in await self.readWhileClaimed(configuration) }
-                } else if !claimed, let running = reader {
-                    running.cancel()
-                    await running.value
-                    reader = nil
-                }
-            case .restart, .reconfigure:
-                if case .reconfigure(let new) = command { configuration = new }
-                guard claimed else { continue }
-                if let running = reader {
-                    running.cancel()
-                    await running.value
-                }
-                logger.info(command.isRestart ? "reopening the sensor (hotplug)" : "reopening the sensor (new detector settings)")
+        var restartsSeen = 0
+        func stopReader() async {
+            reader?.cancel()
+            await reader?.value
+            reader = nil
+        }
+        for await _ in commands.wakeups {
+            let desired = commands.take()
+            if desired.finished { break }
+            let reconfigured = desired.configuration.map { new in
+                defer { configuration = new }
+                return new != configuration
+            } ?? false
+            let restart = desired.restarts != restartsSeen
+            restartsSeen = desired.restarts
+            if !desired.claimed {
+                await stopReader()
+            } else if reader == nil {
+                reader = Task { [configuration] in await self.readWhileClaimed(configuration) }
+            } else if restart || reconfigured {
+                await stopReader()
+                logger.info(restart ? "reopening the sensor (hotplug)" : "reopening the sensor (new detector settings)")
                 reader = Task { [configuration] in await self.readWhileClaimed(configuration) }
             }
         }
-        reader?.cancel()
-        await reader?.value
+        await stopReader()
         health.expectProgress(within: nil)
     }
 
@@ -154,7 +200,16 @@ public final class SensorPipeline: Sendable {
     /// it (Swift 6 checks this).
     private func readWhileClaimed(_ configuration: OrientationDetector.Configuration) async {
         defer { health.expectProgress(within: nil) }
-        var detector = try! OrientationDetector(configuration: configuration)  // validated in init and reconfigure(_:)
+        // Validated in init and reconfigure(_:), so this cannot fail today; should a later change
+        // let an invalid configuration through, the sensor is reported failed, not the daemon.
+        var detector: OrientationDetector
+        do {
+            detector = try OrientationDetector(configuration: configuration)
+        } catch {
+            logger.critical("invalid detector configuration", metadata: ["error": "\(error)"])
+            sink(.sensorFailed("invalid detector configuration: \(error)"))
+            return
+        }
         var delay = 0.5
         let limit = source.progressLimit
         while !Task.isCancelled {
@@ -208,12 +263,5 @@ public final class SensorPipeline: Sendable {
         health.expectProgress(within: source.progressLimit.map { $0 + delay })
         try? await sleeper.sleep(seconds: delay)
         delay = min(delay * 2, 30)
-    }
-}
-
-extension SensorPipeline.Commands.Command {
-    var isRestart: Bool {
-        if case .restart = self { return true }
-        return false
     }
 }

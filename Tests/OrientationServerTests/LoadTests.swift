@@ -23,7 +23,7 @@ import Testing
                 return
             }
         }
-        #expect(await harness.server.hub.counts() == (1001, 1001))
+        #expect(try await harness.server.hub.counts() == (1001, 1001))
         let sequence: [DeviceOrientation] = [.portrait, .landscapeLeft, .faceUp, .landscapeRight, .portraitUpsideDown, .faceDown]
         for round in 0..<5 {
             for (k, orientation) in sequence.enumerated() {

@@ -1,0 +1,157 @@
+import Logging
+import OrientationCore
+import SensorPipeline
+import Synchronization
+import Testing
+
+/// The pipeline's inbox under a flood (issue 22, item 1): no command may be lost, however many
+/// arrive while the pipeline is busy, and a burst costs one reopen, not one per command.
+@Suite struct CommandFloodTests {
+    /// A reconfiguration followed by a burst of restarts and claim toggles, all sent while the
+    /// loop is stuck closing a sensor whose `open()` has not returned: the new configuration
+    /// must still be the one the sensor runs with, and the sensor must end up open. (With the
+    /// old stream of commands, bounded to the newest 16, the reconfiguration was dropped and the
+    /// detector kept a portrait tilt range that an upright device never enters.)
+    @Test func aBurstLosesNoCommand() async throws {
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let source = GatedSource()
+        let events = AsyncStream.makeStream(of: SensorPipeline.Event.self)
+        var never = OrientationDetector.Configuration()
+        never.portraitTilt = TiltRange(60, 70)  // an upright device is never portrait with this one
+        let pipeline = try SensorPipeline(source: source, configuration: never, logger: logger) { event in
+            events.continuation.yield(event)
+        }
+        let running = Task { await pipeline.run() }
+        pipeline.setClaimed(true)
+        await source.waitForOpenCalls(1)  // the reader is stuck in open()
+        pipeline.restart()  // the loop now waits for that reader to end
+        try pipeline.reconfigure(OrientationDetector.Configuration())
+        for _ in 0..<200 { pipeline.restart() }
+        await withTaskGroup(of: Void.self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    for index in 0..<250 { pipeline.setClaimed((index + task) % 2 == 0) }
+                }
+            }
+        }
+        pipeline.setClaimed(true)
+        source.release()
+
+        let published = await firstOrientation(in: events.stream, within: 20)
+        #expect(published == .portrait, "the reconfiguration was lost (or the claim): nothing published")
+        #expect(source.openCalls.load(ordering: .relaxed) <= 4, "a burst should cost a reopen or two, not one per command")
+        pipeline.finish()
+        await running.value
+        #expect(source.openStreams.load(ordering: .relaxed) == 0, "the sensor is closed after finish()")
+    }
+
+    /// `finish()` in the middle of a burst ends the loop with the sensor closed.
+    @Test func finishDuringABurstClosesTheSensor() async throws {
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let source = GatedSource()
+        source.release()
+        let pipeline = try SensorPipeline(source: source, configuration: .init(), logger: logger) { _ in }
+        let running = Task { await pipeline.run() }
+        for index in 0..<1000 {
+            pipeline.setClaimed(index % 2 == 0)
+            if index == 500 { pipeline.finish() }
+        }
+        await running.value
+        #expect(source.openStreams.load(ordering: .relaxed) == 0)
+    }
+
+    /// The first orientation published, or `nil` if none came within `seconds` (a bound on a
+    /// wait for an awaited event, not a sleep).
+    private func firstOrientation(in stream: AsyncStream<SensorPipeline.Event>, within seconds: Double) async -> DeviceOrientation? {
+        await withTaskGroup(of: DeviceOrientation?.self) { group in
+            group.addTask {
+                for await event in stream {
+                    if case .orientation(let change) = event { return change.orientation }
+                }
+                return nil
+            }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(seconds))
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+    }
+}
+
+/// A source whose `open()` waits (ignoring cancellation, as a slow driver does) until
+/// ``release()``; its streams deliver a device held still in portrait for 5 s at 100 Hz.
+final class GatedSource: SensorSource {
+    let name = "gated"
+    let openCalls = Atomic<Int>(0)
+    let openStreams = Atomic<Int>(0)
+    private let gate = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+    private let calls = Mutex<(count: Int, waiters: [(Int, CheckedContinuation<Void, Never>)])>((0, []))
+    var progressLimit: Double? { nil }
+
+    func release() {
+        let waiters = gate.withLock { gate in
+            gate.open = true
+            defer { gate.waiters = [] }
+            return gate.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    func waitForOpenCalls(_ count: Int) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let done = calls.withLock { calls in
+                if calls.count >= count { return true }
+                calls.waiters.append((count, continuation))
+                return false
+            }
+            if done { continuation.resume() }
+        }
+    }
+
+    func open() async throws -> any SampleStream {
+        openCalls.add(1, ordering: .relaxed)
+        let ready = calls.withLock { calls -> [CheckedContinuation<Void, Never>] in
+            calls.count += 1
+            let count = calls.count
+            let ready = calls.waiters.filter { $0.0 <= count }.map(\.1)
+            calls.waiters.removeAll { $0.0 <= count }
+            return ready
+        }
+        for waiter in ready { waiter.resume() }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let open = gate.withLock { gate in
+                if !gate.open { gate.waiters.append(continuation) }
+                return gate.open
+            }
+            if open { continuation.resume() }
+        }
+        openStreams.add(1, ordering: .relaxed)
+        return Stream(source: self)
+    }
+
+    final class Stream: SampleStream {
+        let source: GatedSource
+        var index = 0
+        var closed = false
+
+        init(source: GatedSource) { self.source = source }
+
+        func next() async throws -> Sample? {
+            await Task.yield()
+            guard !Task.isCancelled, index < 500 else { return nil }
+            defer { index += 1 }
+            return Sample(time: Double(index) * 0.01, acceleration: Vector3(0, -9.81, 0))
+        }
+
+        func close() async {
+            guard !closed else { return }
+            closed = true
+            source.openStreams.subtract(1, ordering: .relaxed)
+        }
+    }
+}
