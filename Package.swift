@@ -55,6 +55,10 @@ let package = Package(
             providers: [.apt(["libumockdev-dev"])]
         ),
 
+        // The one owner-thread type: a detached POSIX thread that owns C handles (libiio, libudev,
+        // sd-bus) or a blocking call, stopped and awaited without blocking Swift's pool.
+        .target(name: "OwnerThreads", dependencies: ["CSystemShims"], swiftSettings: strictSettings),
+
         // MARK: Pure logic.
         .target(
             name: "OrientationCore",
@@ -83,7 +87,7 @@ let package = Package(
         // libiio/libudev handle is owned by one thread and never crosses into async code.
         .target(
             name: "SensorIIO",
-            dependencies: ["OrientationCore", "SensorPipeline", "SensorLog", "CLibIIO", "CLibUdev",
+            dependencies: ["OrientationCore", "SensorPipeline", "SensorLog", "CLibIIO", "CLibUdev", "OwnerThreads",
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
@@ -111,7 +115,7 @@ let package = Package(
         // the mapping is pure (SensorProxyState); the sd-bus connection is owned by one thread.
         .target(
             name: "SensorProxyBus",
-            dependencies: ["OrientationCore", "CSensorProxyShim", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["OrientationCore", "CSensorProxyShim", "OwnerThreads", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
 
@@ -148,6 +152,7 @@ let package = Package(
             dependencies: [
                 "OrientationCore", "SensorLog", "MotionSynthesis", "DetectorEvaluation", "OrientationClient", "OrientationProtocol",
                 "SensorIIO", "SensorPipeline",  // calibrate reads the sensor raw
+                "OwnerThreads",  // follow --exec awaits its child on one
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -174,8 +174,10 @@ void od_proxy_free(od_proxy *proxy) {
     proxy->proxy_slot = sd_bus_slot_unref(proxy->proxy_slot);
     proxy->compass_slot = sd_bus_slot_unref(proxy->compass_slot);
     if (proxy->bus) {
-        (void)sd_bus_release_name(proxy->bus, PROXY_NAME);
-        sd_bus_flush(proxy->bus);
+        // No sd_bus_release_name: it is a method call that waits for the bus's reply (up to
+        // sd-bus's 25 s timeout on a stuck bus), and closing the connection releases every name
+        // it owns anyway. flush_close_unref sends what is queued (the last PropertiesChanged)
+        // without waiting for any reply.
         proxy->bus = sd_bus_flush_close_unref(proxy->bus);
     }
     free(proxy);

@@ -6,6 +6,8 @@
 #include <pwd.h>
 #include <stdlib.h>
 #include <sys/socket.h>
+#include <pthread.h>
+#include <string.h>
 #include <unistd.h>
 
 _Static_assert(sizeof(struct ucred) == sizeof(orientationd_ucred), "ucred layout");
@@ -48,4 +50,11 @@ int orientationd_user_in_group(uint32_t uid, uint32_t gid, uint32_t group) {
 
 int orientationd_accept_nonblocking(int fd) {
     return accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+}
+
+void orientationd_set_thread_name(const char *name) {
+    char shortened[16];
+    strncpy(shortened, name, sizeof(shortened) - 1);
+    shortened[sizeof(shortened) - 1] = 0;
+    (void)pthread_setname_np(pthread_self(), shortened);
 }

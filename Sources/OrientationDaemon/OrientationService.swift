@@ -44,7 +44,7 @@ public final class OrientationService: Sendable {
         let commands = SensorPipeline.Commands()
         // A socket subscriber and a D-Bus claimer claim the sensor alike (issue 7).
         let claims = ClaimSources(commands: commands)
-        let sensorProxy = dbus ? SensorProxyBus(initial: SensorProxyState(hasAccelerometer: source.isPresent()), logger: logger,
+        let sensorProxy = dbus ? SensorProxyBus(initial: SensorProxyState(hasAccelerometer: await source.isPresent()), logger: logger,
                                                 onClaimChange: { claims.set("dbus", claimed: $0) }) : nil
         let server = try await OrientationSocketServer.start(
             configuration: configuration, logger: logger, listeningSocket: listeningSocket,
@@ -70,12 +70,13 @@ public final class OrientationService: Sendable {
         // at once if someone listens; a vanished one publishes `unknown` and the daemon goes on.
         var monitor: UdevMonitor? = nil
         if watchHotplug {
-            let udevMonitor = UdevMonitor { event in
+            let udevMonitor = UdevMonitor(logger: logger) { event in
                 logger.info("udev event", metadata: ["action": "\(event.action)", "device": "\(event.device)"])
                 if ["add", "remove", "change"].contains(event.action) {
                     pipeline.restart()
                     if let sensorProxy {
-                        let present = source.isPresent()
+                        // On the monitor's own thread: enumerating here blocks nothing else.
+                        let present = (source as? DiscoveringIIOSource)?.isPresentOnCallingThread() ?? true
                         sensorProxy.publish { $0.hasAccelerometer = present }
                     }
                 }

@@ -1,5 +1,6 @@
 import Logging
 import OrientationCore
+import OwnerThreads
 import SensorPipeline
 import Synchronization
 
@@ -12,6 +13,12 @@ import Synchronization
 /// suspend/resume cycle: all three are reported against iio-sensor-proxy) fails with a stall;
 /// the next open then reads it polled, through its raw attributes, logged once, and the open
 /// after that tries buffered again (issue 10, item 6).
+///
+/// libudev's enumeration blocks (it reads sysfs and the udev database), so async callers reach it
+/// only through an owner thread of its own (``plan(settings:)``, ``isPresent()``); the one
+/// synchronous form, ``isPresentOnCallingThread()``, is for code already on an owner thread (the
+/// udev monitor's). Each ``open()`` takes one snapshot of the settings, so a reload in between
+/// never mixes two configurations.
 public final class DiscoveringIIOSource: SensorSource {
     /// The settings the next ``open()`` uses (replaced by ``update(settings:)`` on a reload).
     public var settings: IIOSettings { current.withLock { $0 } }
@@ -40,16 +47,28 @@ public final class DiscoveringIIOSource: SensorSource {
         current.withLock { $0 = settings }
     }
 
-    /// True when discovery finds a display accelerometer now (udev enumeration only; nothing
-    /// is opened).
-    public func isPresent() -> Bool {
-        (try? plan())?.plan != nil
+    /// True when discovery finds a display accelerometer now (udev enumeration only, on an
+    /// owner thread; nothing is opened).
+    public func isPresent() async -> Bool {
+        let settings = self.settings
+        return await OwnerThread.run(name: "od-udev-scan") { [self] in (try? plan(settings: settings, sensors: UdevDiscovery.sensors()))?.plan != nil }
     }
 
-    /// What ``open()`` would use now, and why (for `orientationd --list-sensors`).
-    public func plan() throws -> (sensors: [SensorDescription], choice: SensorChoice, plan: IIOReadPlan?, matrix: MountMatrix.Selection?) {
-        let settings = self.settings
-        let sensors = try UdevDiscovery.sensors()
+    /// ``isPresent()`` on the calling thread, which it blocks while libudev enumerates: only for
+    /// code that runs on an owner thread already (the udev monitor's event callback).
+    public func isPresentOnCallingThread() -> Bool {
+        (try? plan(settings: settings, sensors: UdevDiscovery.sensors()))?.plan != nil
+    }
+
+    /// What ``open()`` would use now, and why (for `orientationd --list-sensors`), with `settings`
+    /// (default: the current ones). The enumeration runs on an owner thread of its own.
+    public func plan(settings: IIOSettings? = nil) async throws(IIOError) -> (sensors: [SensorDescription], choice: SensorChoice, plan: IIOReadPlan?, matrix: MountMatrix.Selection?) {
+        let settings = settings ?? self.settings
+        let sensors = try await OwnerThread.run(name: "od-udev-scan") { () throws(IIOError) in try UdevDiscovery.sensors() }
+        return plan(settings: settings, sensors: sensors)
+    }
+
+    private func plan(settings: IIOSettings, sensors: [SensorDescription]) -> (sensors: [SensorDescription], choice: SensorChoice, plan: IIOReadPlan?, matrix: MountMatrix.Selection?) {
         let choice = SensorChoice.choose(from: sensors, selector: settings.selector)
         guard let accel = choice.accelerometer else { return (sensors, choice, nil, nil) }
         var candidates: [MountMatrix.Candidate] = []
@@ -78,7 +97,8 @@ public final class DiscoveringIIOSource: SensorSource {
     }
 
     public func open() async throws -> any SampleStream {
-        let (_, choice, plan, matrix) = try plan()
+        let settings = self.settings  // one snapshot per open
+        let (_, choice, plan, matrix) = try await plan(settings: settings)
         for warning in choice.warnings { logger.warning("\(warning)") }
         guard let plan, let accel = choice.accelerometer, let matrix else {
             throw IIOError.noAccelerometer

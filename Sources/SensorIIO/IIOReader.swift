@@ -1,6 +1,7 @@
 import CLibIIO
 import Glibc
 import OrientationCore
+import OwnerThreads
 
 /// Reads one IIO device on a dedicated thread and yields samples in the canonical frame.
 ///
@@ -20,11 +21,11 @@ final class IIOReader: Sendable {
         self.plan = plan
         self.continuation = continuation
         let reading = ReaderBody(plan: plan, clocks: clocks, continuation: continuation)
-        thread = OwnerThread { owner in reading.run(owner) }
+        thread = OwnerThread(name: "od-iio-reader") { owner in reading.run(owner) }
     }
 
     func start() throws(IIOError) {
-        try thread.start()
+        do { try thread.start() } catch { throw .cannotStartThread(errno: error.errno) }
     }
 
     /// Stops the thread and awaits its end (the sensor is closed when this returns).

@@ -14,7 +14,7 @@ public protocol SensorSource: Sendable {
     func open() async throws -> any SampleStream
     /// Whether there is a sensor to open now, without opening it (the D-Bus facade's
     /// `HasAccelerometer`, which desktops read before they claim). Default: true.
-    func isPresent() -> Bool
+    func isPresent() async -> Bool
     /// The longest wait, in seconds, for the next sample (or for `open()`) that still means the
     /// source works; past it the watchdog stops its pings (``PipelineHealth``). `nil`: the source
     /// may fall silent for any time (a replay). Default: 10 s.
@@ -22,7 +22,7 @@ public protocol SensorSource: Sendable {
 }
 
 extension SensorSource {
-    public func isPresent() -> Bool { true }
+    public func isPresent() async -> Bool { true }
     public var progressLimit: Double? { 10 }
 }
 

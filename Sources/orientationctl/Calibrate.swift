@@ -71,7 +71,7 @@ struct Calibrate: AsyncParsableCommand {
         var logger = Logger(label: "orientationctl")
         logger.logLevel = .error
         let source = DiscoveringIIOSource(settings: settings, logger: logger)
-        let plan = try source.plan()
+        let plan = try await source.plan()
         guard let accelerometer = plan.choice.accelerometer else {
             throw CleanExit.message("orientationctl calibrate: no accelerometer found (orientationd --list-sensors shows what there is)", failing: true)
         }

@@ -115,7 +115,7 @@ struct Orientationd: AsyncParsableCommand {
 
         let iio = DiscoveringIIOSource(settings: settings.sensor, logger: logger)
         if listSensors {
-            try Self.printSensors(iio)
+            try await Self.printSensors(iio)
             return
         }
         if let record {
@@ -203,8 +203,8 @@ struct Orientationd: AsyncParsableCommand {
         }
     }
 
-    static func printSensors(_ source: DiscoveringIIOSource) throws {
-        let (sensors, choice, plan, matrix) = try source.plan()
+    static func printSensors(_ source: DiscoveringIIOSource) async throws {
+        let (sensors, choice, plan, matrix) = try await source.plan()
         if sensors.isEmpty { print("no IIO devices found") }
         for sensor in sensors {
             let marker = sensor.id == choice.accelerometer?.id || sensor.id == choice.gyroscope?.id ? "*" : " "

@@ -11,7 +11,7 @@ import SensorPipeline
 /// "it rotated when it should not have" to a bug report and anyone can replay it.
 enum Recorder {
     static func record(source: DiscoveringIIOSource, to path: String, duration: Double?, logger: Logger) async throws {
-        let (_, choice, plan, matrix) = try source.plan()
+        let (_, choice, plan, matrix) = try await source.plan()
         guard let plan, let accel = choice.accelerometer, let matrix else {
             throw IIOError.noAccelerometer
         }

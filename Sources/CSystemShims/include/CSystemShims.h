@@ -27,4 +27,7 @@ int orientationd_user_in_group(uint32_t uid, uint32_t gid, uint32_t group);
 /// accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK): a GNU call Swift's Glibc hides.
 int orientationd_accept_nonblocking(int fd);
 
+/// Names the calling thread (at most 15 bytes are kept), for `ps -T`, /proc and debuggers.
+void orientationd_set_thread_name(const char *name);
+
 #endif

@@ -1,0 +1,186 @@
+import CSystemShims
+import Glibc
+import Synchronization
+
+/// A dedicated POSIX thread that owns C handles (a libiio context, a udev monitor, an sd-bus
+/// connection) or makes a blocking call (`waitpid`): they are created, used and destroyed inside
+/// `body`, which runs until it returns, checking ``isStopping`` to know when to finish. The one
+/// owner-thread type of the project: the IIO reader, the udev monitor and enumeration, the D-Bus
+/// facade and `orientationctl follow --exec`'s child waiter all use it.
+///
+/// Contract:
+/// - Stopping never blocks a thread of Swift's cooperative pool (issue 10): ``requestStop()``
+///   sets the flag, wakes the body at once (``wakeFD`` becomes readable, and the cancel hook it
+///   registered for a call it cannot poll, such as libiio's refill, is called) and returns;
+///   ``stop()`` also awaits the body's end without joining: the thread is detached and resumes
+///   the waiters itself when the body returns. Nothing ever calls `pthread_join`.
+/// - ``wake()`` makes ``wakeFD`` readable without asking the body to stop (the D-Bus facade's
+///   "a new state is waiting"); a body that uses it calls ``drainWakeups()`` after each wake.
+/// - The thread is named (`name`, at most 15 bytes are kept) so `ps -T` and a debugger tell the
+///   owners apart.
+public final class OwnerThread: Sendable {
+    /// The thread could not be created (`pthread_create`'s error number).
+    public struct StartError: Error, Sendable, CustomStringConvertible {
+        public let errno: Int32
+        public var description: String { "cannot start a thread: \(String(cString: strerror(errno)))" }
+    }
+
+    private struct State {
+        var started = false
+        var finished = false
+        var waiters: [CheckedContinuation<Void, Never>] = []
+        var cancelHook: (@Sendable () -> Void)? = nil
+    }
+
+    private let name: String
+    private let body: @Sendable (OwnerThread) -> Void
+    private let stopping = Atomic<Bool>(false)
+    private let state = Mutex(State())
+    /// Readable once a stop was requested (or after ``wake()``): bodies poll it beside their own
+    /// descriptor. (A pipe: Glibc's module does not export eventfd.)
+    public let wakeFD: Int32
+    private let wakeWriteFD: Int32
+
+    /// - Parameters:
+    ///   - name: the thread's name (`od-` and a word, e.g. `od-iio-reader`).
+    ///   - body: runs on the new thread; returns when ``isStopping`` (or when its work is done).
+    public init(name: String, _ body: @escaping @Sendable (OwnerThread) -> Void) {
+        self.name = name
+        self.body = body
+        var fds: [Int32] = [-1, -1]
+        if pipe(&fds) == 0 {
+            for fd in fds {
+                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            }
+        } else {
+            fds = [-1, -1]
+        }
+        wakeFD = fds[0]
+        wakeWriteFD = fds[1]
+    }
+
+    deinit {
+        if wakeFD >= 0 { close(wakeFD) }
+        if wakeWriteFD >= 0 { close(wakeWriteFD) }
+    }
+
+    /// True once a stop was requested.
+    public var isStopping: Bool { stopping.load(ordering: .acquiring) }
+
+    /// Starts the thread. Call once.
+    public func start() throws(StartError) {
+        let retained = Unmanaged.passRetained(self)  // released by the thread when the body returns
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+        var thread = pthread_t()
+        state.withLock { $0.started = true }
+        let result = pthread_create(&thread, &attributes, { argument in
+            let owner = Unmanaged<OwnerThread>.fromOpaque(argument!).takeRetainedValue()
+            orientationd_set_thread_name(owner.name)
+            owner.body(owner)
+            owner.finish()
+            return nil
+        }, retained.toOpaque())
+        guard result == 0 else {
+            retained.release()
+            state.withLock { $0.started = false }
+            throw StartError(errno: result)
+        }
+    }
+
+    /// Asks the body to finish and wakes it; returns at once. Idempotent; safe from any thread.
+    public func requestStop() {
+        stopping.store(true, ordering: .releasing)
+        wake()
+        // Under the lock, so the body cannot free what the hook touches meanwhile.
+        state.withLock { $0.cancelHook?() }
+    }
+
+    /// Makes ``wakeFD`` readable (without asking the body to stop). Safe from any thread.
+    public func wake() {
+        var one: UInt8 = 1
+        _ = write(wakeWriteFD, &one, 1)  // non-blocking: a full pipe is already readable
+    }
+
+    /// Empties the wake-up pipe (on the owner thread, after a ``wake()``).
+    public func drainWakeups() {
+        var buffer = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+        while withUnsafeMutableBytes(of: &buffer, { read(wakeFD, $0.baseAddress, $0.count) }) > 0 {}
+    }
+
+    /// Asks the body to finish and waits until it has (without blocking a thread). Idempotent.
+    public func stop() async {
+        requestStop()
+        await finished()
+    }
+
+    /// Waits until the body has returned (or at once if the thread never started), without
+    /// asking it to stop and without blocking a thread.
+    public func finished() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let done = state.withLock { state -> Bool in
+                if state.finished || !state.started { return true }
+                state.waiters.append(continuation)
+                return false
+            }
+            if done { continuation.resume() }
+        }
+    }
+
+    /// Registers (or, with `nil`, removes) what ``requestStop()`` calls to interrupt a blocking
+    /// call the body cannot poll. Called by the body; remove it before freeing what it uses.
+    public func setCancelHook(_ hook: (@Sendable () -> Void)?) {
+        state.withLock { $0.cancelHook = hook }
+    }
+
+    /// Sleeps until `deadline` (CLOCK_MONOTONIC seconds) or until a stop is requested. A
+    /// ``wake()`` that is not a stop does not end the sleep (it is drained).
+    public func sleep(until deadline: Double) {
+        while !isStopping {
+            let remaining = deadline - Self.monotonic()
+            guard remaining > 0 else { return }
+            var poller = pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)
+            if poll(&poller, 1, Int32(min(remaining * 1000, 60_000).rounded(.up))) > 0, !isStopping { drainWakeups() }
+        }
+    }
+
+    /// CLOCK_MONOTONIC in seconds.
+    public static func monotonic() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) * 1e-9
+    }
+
+    private func finish() {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.finished = true
+            state.cancelHook = nil
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+}
+
+extension OwnerThread {
+    /// Runs `work` on a short-lived owner thread of its own and returns its result, without
+    /// blocking the caller's thread: how async code makes a blocking call (a libudev
+    /// enumeration, `waitpid`). If no thread can be created, `work` runs on the calling thread
+    /// rather than being lost (said in the doc of each caller that could block).
+    public static func run<T: Sendable, Failure: Error>(name: String, _ work: @escaping @Sendable () throws(Failure) -> T) async throws(Failure) -> T {
+        let result: Result<T, Failure> = await withCheckedContinuation { continuation in
+            let thread = OwnerThread(name: name) { _ in
+                continuation.resume(returning: Result { () throws(Failure) -> T in try work() })
+            }
+            do {
+                try thread.start()
+            } catch {
+                continuation.resume(returning: Result { () throws(Failure) -> T in try work() })
+            }
+        }
+        return try result.get()
+    }
+}
