@@ -133,12 +133,21 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // SwiftNIO's loops as Swift's global executor, guarded as NIO guards its own takeover
+        // (the daemon's, so an idle daemon never wakes; docs/ARCHITECTURE.md, "Executors").
+        .target(
+            name: "EventLoopExecutor",
+            dependencies: ["CGlobalExecutorHook", .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "NIOPosix", package: "swift-nio")],
+            swiftSettings: strictSettings
+        ),
+
         // MARK: Executables.
         .executableTarget(
             name: "orientationd",
             dependencies: [
                 "OrientationCore", "OrientationProtocol", "SensorLog", "SensorPipeline", "OrientationServer", "SensorIIO",
-                "OrientationDaemon", "CGlobalExecutorHook",
+                "OrientationDaemon", "EventLoopExecutor",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -168,6 +177,15 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // Tests only: a process that takes the executor over as the daemon does, then does what
+        // its arguments say (ExecutorTakeoverTests runs it).
+        .executableTarget(
+            name: "executor-takeover-probe",
+            dependencies: ["EventLoopExecutor"],
+            path: "Tests/ExecutorTakeoverProbe",
+            swiftSettings: strictSettings
+        ),
+
         // MARK: Tests (unit and scenario, then end-to-end with the real binary).
         .testTarget(
             name: "OrientationCoreTests",
@@ -191,7 +209,7 @@ let package = Package(
         .testTarget(
             name: "OrientationServerTests",
             dependencies: [
-                "orientationd", "orientationctl", "OrientationServer", "OrientationClient", "OrientationProtocol",
+                "orientationd", "orientationctl", "executor-takeover-probe", "OrientationServer", "OrientationClient", "OrientationProtocol",
                 "OrientationCore", "SensorPipeline", "SensorLog", "OrientationDaemon",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -1,5 +1,5 @@
 import ArgumentParser
-import CGlobalExecutorHook
+import EventLoopExecutor
 import Glibc
 import NIOCore
 import NIOPosix
@@ -19,16 +19,18 @@ import OrientationDaemon
 ///
 /// Signals take no detour through libdispatch either: they are blocked before any other thread
 /// exists, and the main thread, which has nothing else to do, takes them one by one
-/// (``ProcessSignals``).
+/// (``ProcessSignals``). So nothing serves the main actor: a job sent to it traps at once, with
+/// a message, instead of hanging silently (``ExecutorTakeover``).
 @main
 enum OrientationdMain {
     static func main() {
         ProcessSignals.block()  // first: every thread created from here on inherits the mask
         NIOSingletons.groupLoopCountSuggestion = 2
-        // NIO's own installer (unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor)
-        // finds the hook with dlsym, which fails in the static release build: set it from C.
-        guard orientationd_install_enqueue_global_hook(enqueueOnEventLoop) == 1 else {
-            fatalError("orientationd: Swift's global executor hook is already taken")
+        if !ExecutorTakeover.install() {
+            // Still correct, only not idle: tasks run on libdispatch's pool, whose monitor wakes
+            // the daemon once a second.
+            let warning = "orientationd: warning: tasks run on Swift's default executor (\(ExecutorTakeover.unavailableReason)); an idle daemon will wake once a second\n"
+            _ = warning.withCString { write(2, $0, strlen($0)) }
         }
         // Not a Task {…}: in this synchronous main it would inherit the main actor, which
         // nothing serves while the main thread waits below.
@@ -38,11 +40,4 @@ enum OrientationdMain {
         }
         ProcessSignals.waitForever()
     }
-}
-
-/// The hook: each job for Swift's global executor goes to one of the singleton event loops
-/// (`any()` stays on the current loop when called from one, sparing a thread hop).
-private let enqueueOnEventLoop: orientationd_enqueue_global_hook = { job, _ in
-    guard let job else { return }
-    MultiThreadedEventLoopGroup.singleton.any().executor.enqueue(ExecutorJob(unsafeBitCast(job, to: UnownedJob.self)))
 }
