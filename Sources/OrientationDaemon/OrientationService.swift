@@ -147,16 +147,24 @@ public final class OrientationService: Sendable {
     /// `ignoredSignals` (SIGUSR1, SIGUSR2 from the daemon) are logged and otherwise ignored, so
     /// a stray one never kills the daemon.
     ///
+    /// Shutdown is bounded: after ``gracefulShutdownLimit`` seconds ServiceGroup cancels the
+    /// services still running, and orientationd exits by force at ``shutdownLimit``
+    /// (``ProcessSignals/forceExit(afterShutdownTakesLongerThan:report:)``).
+    /// `stallsShutdownForTesting` (the environment variable `ORIENTATIOND_TEST_STALL_SHUTDOWN`,
+    /// for tests only) makes the pipeline never finish its shutdown, as a sensor whose close
+    /// hangs would, so that those bounds can be tested.
+    ///
     /// `reloadSignals` (SIGHUP) run `reload` each time, between `RELOADING=1` and `READY=1`.
     /// With `watchdogInterval` (from `WATCHDOG_USEC`), `WATCHDOG=1` is sent every half interval
     /// while the pipeline makes progress and the event loop answers (``WatchdogService``).
     public func serviceGroup(logger: Logger, shutdownSignals: AsyncStream<Int32>? = nil,
                              ignoredSignals: AsyncStream<Int32>? = nil,
                              reloadSignals: AsyncStream<Int32>? = nil, reload: (@Sendable () async -> Void)? = nil,
-                             watchdogInterval: Double? = nil) -> ServiceGroup {
+                             watchdogInterval: Double? = nil, stallsShutdownForTesting: Bool = false) -> ServiceGroup {
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: SocketServerService(server: server)),
-            .init(service: PipelineService(pipeline: pipeline, monitor: monitor), successTerminationBehavior: .gracefullyShutdownGroup),
+            .init(service: PipelineService(pipeline: pipeline, monitor: monitor, stallsShutdown: stallsShutdownForTesting),
+                  successTerminationBehavior: .gracefullyShutdownGroup),
         ]
         if let reloadSignals, let reload {
             services.append(.init(service: ReloadService(signals: reloadSignals, reload: reload, status: { await self.statusLine() })))
@@ -173,10 +181,18 @@ public final class OrientationService: Sendable {
         if let ignoredSignals {
             services.append(.init(service: IgnoredSignalService(signals: ignoredSignals, logger: logger)))
         }
-        return ServiceGroup(configuration: .init(
+        var configuration = ServiceGroupConfiguration(
             services: services,
             gracefulShutdownSignals: shutdownSignals == nil ? [.sigterm, .sigint] : [],
             logger: logger
-        ))
+        )
+        configuration.maximumGracefulShutdownDuration = .seconds(Self.gracefulShutdownLimit)
+        return ServiceGroup(configuration: configuration)
     }
+
+    /// Seconds a graceful shutdown may take before ServiceGroup cancels what still runs.
+    public static let gracefulShutdownLimit = 10.0
+    /// Seconds after the first SIGTERM/SIGINT at which the daemon exits by force (status 1).
+    /// (Not ServiceGroup's `maximumCancellationDuration`: that one ends in `fatalError`.)
+    public static let shutdownLimit = 15.0
 }

@@ -14,11 +14,29 @@ import Synchronization
 ///   listens for (no stream yet, or its consumer has gone) gets its default action: the process
 ///   ends as it would without orientationd, so a SIGTERM during early startup or in a
 ///   short-lived command (`--check-config`) still ends it.
+/// - With ``forceExit(afterShutdownTakesLongerThan:report:)`` set, shutdown is bounded and a
+///   second request is obeyed at once (issue 22, item 4): after a SIGTERM or SIGINT has been
+///   delivered, another SIGTERM or SIGINT ends the process immediately with status 128 + signal
+///   (as the default action would), and a shutdown still running `limit` seconds after the
+///   first ends it with status 1. Both are decided on the main thread, which needs no executor:
+///   they work even when every event loop is stuck. `report` says which, before the exit.
 public enum ProcessSignals {
     /// The signals orientationd takes itself: shutdown, reload, and the two it ignores.
     public static let handled: [Int32] = [SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGUSR2]
 
     private static let listeners = Mutex<[Int32: AsyncStream<Int32>.Continuation]>([:])
+
+    private struct ShutdownBound: Sendable {
+        let limit: Double
+        let report: @Sendable (String) -> Void
+    }
+
+    private static let shutdownBound = Mutex<ShutdownBound?>(nil)
+
+    /// Bounds shutdown (see the contract above). Call before the first SIGTERM may arrive.
+    public static func forceExit(afterShutdownTakesLongerThan limit: Double, report: @escaping @Sendable (String) -> Void) {
+        shutdownBound.withLock { $0 = ShutdownBound(limit: limit, report: report) }
+    }
 
     private static var handledSet: sigset_t {
         var set = sigset_t()
@@ -33,14 +51,42 @@ public enum ProcessSignals {
         pthread_sigmask(SIG_BLOCK, &set, nil)
     }
 
-    /// Takes each ``handled`` signal as it arrives and delivers it. Never returns.
+    /// Takes each ``handled`` signal as it arrives and delivers it. Never returns. Idle, it
+    /// waits without a timeout; only while a bounded shutdown runs does it wake at its deadline.
     public static func waitForever() -> Never {
         var set = handledSet
+        var shutdownDeadline: Double? = nil
         while true {
             var signal: Int32 = 0
-            guard sigwait(&set, &signal) == 0 else { continue }
-            deliver(signal)
+            if let deadline = shutdownDeadline, let bound = shutdownBound.withLock({ $0 }) {
+                let remaining = deadline - monotonic()
+                if remaining <= 0 {
+                    bound.report("orientationd did not finish shutting down within \(bound.limit) s; exiting now")
+                    _exit(1)
+                }
+                var timeout = timespec(tv_sec: Int(remaining), tv_nsec: Int((remaining - remaining.rounded(.down)) * 1e9))
+                let taken = sigtimedwait(&set, nil, &timeout)
+                guard taken > 0 else { continue }  // the deadline (EAGAIN) or EINTR: check again
+                signal = taken
+                if signal == SIGTERM || signal == SIGINT {
+                    bound.report("\(name(signal)) while shutting down: exiting now, without waiting for the shutdown to finish")
+                    _exit(128 + signal)
+                }
+            } else {
+                guard sigwait(&set, &signal) == 0 else { continue }
+            }
+            let delivered = deliver(signal)
+            if delivered, signal == SIGTERM || signal == SIGINT, shutdownDeadline == nil,
+               let bound = shutdownBound.withLock({ $0 }) {
+                shutdownDeadline = monotonic() + bound.limit
+            }
         }
+    }
+
+    private static func monotonic() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) * 1e-9
     }
 
     /// The signals `signals` from now on, each delivered to this stream (the last registered for
@@ -65,7 +111,9 @@ public enum ProcessSignals {
         }
     }
 
-    static func deliver(_ signal: Int32) {
+    /// Hands `signal` to its stream; true when a listener took it.
+    @discardableResult
+    static func deliver(_ signal: Int32) -> Bool {
         let delivered = listeners.withLock { listeners -> Bool in
             guard let listener = listeners[signal] else { return false }
             if case .terminated = listener.yield(signal) {
@@ -74,7 +122,7 @@ public enum ProcessSignals {
             }
             return true
         }
-        guard !delivered else { return }
+        guard !delivered else { return true }
         // Nobody listens: the default action, as if orientationd had never blocked it.
         Glibc.signal(signal, SIG_DFL)
         var one = sigset_t()
@@ -84,5 +132,6 @@ public enum ProcessSignals {
         raise(signal)
         // Only a signal whose default is to be ignored gets here; keep taking it.
         pthread_sigmask(SIG_BLOCK, &one, nil)
+        return false
     }
 }

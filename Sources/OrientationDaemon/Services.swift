@@ -22,6 +22,8 @@ struct SocketServerService: Service {
 struct PipelineService: Service {
     let pipeline: SensorPipeline
     let monitor: UdevMonitor?
+    /// Tests only: never finish, ignoring cancellation, as a sensor whose close hangs would.
+    var stallsShutdown = false
 
     func run() async throws {
         await withGracefulShutdownHandler {
@@ -29,6 +31,7 @@ struct PipelineService: Service {
         } onGracefulShutdown: {
             pipeline.finish()
         }
+        if stallsShutdown { await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in } }
         await monitor?.stop()
     }
 }

@@ -140,6 +140,9 @@ struct Orientationd: AsyncParsableCommand {
         // First of all: from here on SIGTERM and SIGINT are kept for a graceful shutdown, even
         // one that arrives before the service group runs.
         let shutdownSignals = ProcessSignals.stream(SIGTERM, SIGINT)
+        // A shutdown has an end: a second SIGTERM/SIGINT, or 15 s (ServiceGroup escalates to
+        // cancellation after 10 s), exits at once; systemd's own stop timeout is 90 s.
+        ProcessSignals.forceExit(afterShutdownTakesLongerThan: OrientationService.shutdownLimit) { logger.critical("\($0)") }
         // Signals a service manager or a user may send that would otherwise kill the daemon
         // without goodbye and leave its socket behind (issue 9): SIGHUP reloads, the others
         // are logged and ignored. Trapped now, so that one arriving during startup is kept.
@@ -168,7 +171,8 @@ struct Orientationd: AsyncParsableCommand {
         let watchdog = SystemdIntegration.watchdogInterval()
         if let watchdog { logger.info("systemd watchdog on", metadata: ["interval": "\(watchdog)s"]) }
         let group = service.serviceGroup(logger: logger, shutdownSignals: shutdownSignals, ignoredSignals: ignoredSignals,
-                                         reloadSignals: reloadSignals, reload: reload, watchdogInterval: watchdog)
+                                         reloadSignals: reloadSignals, reload: reload, watchdogInterval: watchdog,
+                                         stallsShutdownForTesting: getenv("ORIENTATIOND_TEST_STALL_SHUTDOWN") != nil)
         SystemdIntegration.notify("READY=1\nSTATUS=\(await service.statusLine())")
         try await group.run()
         SystemdIntegration.notify("STOPPING=1")

@@ -24,7 +24,8 @@ final class ChildProcess {
     let stderrPath: String
     private(set) var exitStatus: Int32?
 
-    init(_ arguments: [String], directory: String) throws {
+    /// - Parameter environment: variables added to this process's environment for the child.
+    init(_ arguments: [String], directory: String, environment: [String] = []) throws {
         stdoutPath = directory + "/out-\(UInt32.random(in: 0...UInt32.max)).txt"
         stderrPath = stdoutPath.replacingSuffix(".txt", with: ".err")
         var actions = posix_spawn_file_actions_t()
@@ -35,7 +36,15 @@ final class ChildProcess {
         let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        let result = posix_spawn(&pid, arguments[0], &actions, nil, argv, environ)
+        var inherited: [String] = []
+        var entry = environ
+        while let variable = entry.pointee {
+            inherited.append(String(cString: variable))
+            entry += 1
+        }
+        let envp: [UnsafeMutablePointer<CChar>?] = (inherited + environment).map { strdup($0) } + [nil]
+        defer { envp.forEach { free($0) } }
+        let result = envp.withUnsafeBufferPointer { posix_spawn(&pid, arguments[0], &actions, nil, argv, UnsafeMutablePointer(mutating: $0.baseAddress!)) }
         posix_spawn_file_actions_destroy(&actions)
         guard result == 0 else { throw TestError("cannot start \(arguments[0]): \(result)") }
         self.pid = pid
