@@ -94,7 +94,7 @@ let package = Package(
         .target(
             name: "OrientationServer",
             dependencies: [
-                "OrientationCore", "OrientationProtocol", "CSystemShims",
+                "OrientationCore", "OrientationProtocol", "CSystemShims", "OwnerThreads",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

@@ -25,27 +25,15 @@ int orientationd_peer_credentials(int fd, orientationd_ucred *out) {
     return 0;
 }
 
-int orientationd_user_in_group(uint32_t uid, uint32_t gid, uint32_t group) {
-    if (gid == group) return 1;
+int orientationd_so_peergroups(void) { return SO_PEERGROUPS; }
+
+int orientationd_user_groups(uint32_t uid, uint32_t gid, uint32_t *out, int max) {
     struct passwd pw, *result = NULL;
     char buffer[4096];
     if (getpwuid_r(uid, &pw, buffer, sizeof(buffer), &result) != 0 || result == NULL) return -1;
-    int count = 64;
-    for (int attempt = 0; attempt < 4; attempt++) {
-        gid_t *groups = malloc(sizeof(gid_t) * (size_t)count);
-        if (groups == NULL) return -1;
-        int n = count;
-        if (getgrouplist(pw.pw_name, gid, groups, &n) >= 0) {
-            for (int i = 0; i < n; i++) {
-                if (groups[i] == group) { free(groups); return 1; }
-            }
-            free(groups);
-            return 0;
-        }
-        free(groups);
-        count = n > count ? n : count * 4;
-    }
-    return -1;
+    int n = max;
+    if (getgrouplist(pw.pw_name, gid, (gid_t *)out, &n) < 0) return n > max ? n : max + 1;
+    return n;
 }
 
 int orientationd_accept_nonblocking(int fd) {

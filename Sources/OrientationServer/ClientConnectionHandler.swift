@@ -60,15 +60,18 @@ final class ClientConnectionHandler: ChannelInboundHandler {
         self.context = context
     }
 
-    /// Admission needs the peer's credentials (the per-user limits), so `hello` and every line
-    /// wait for them; on a Unix socket they are read at once, on the loop.
+    /// Admission needs the peer's credentials (the per-user limits, the privileged reserve), so
+    /// `hello` and every line wait for them; on a Unix socket they are read at once, on the
+    /// loop, with the peer's groups where the kernel has `SO_PEERGROUPS`; otherwise the groups
+    /// come from the group database, asked off the loop (``SubscriptionHub/resolveGroups(of:_:)``).
     func channelActive(context: ChannelHandlerContext) {
         PeerCredentials.of(context.channel).assumeIsolated().whenComplete { [self] result in
-            if case .success(let credentials) = result {
-                peer = credentials
-                logger[metadataKey: "peer"] = "\(credentials)"
+            guard case .success(let credentials) = result else { return admit() }
+            logger[metadataKey: "peer"] = "\(credentials)"
+            hub.resolveGroups(of: credentials) { [self] resolved in
+                peer = resolved
+                admit()
             }
-            admit()
         }
         context.fireChannelActive()
     }

@@ -1,6 +1,7 @@
 import Logging
 import NIOCore
 import NIOPosix
+import OwnerThreads
 import OrientationProtocol
 import Synchronization
 import Glibc
@@ -42,7 +43,7 @@ public final class OrientationSocketServer: Sendable {
     public static func start(configuration: ServerConfiguration, logger: Logger, listeningSocket: Int32? = nil,
                              onClaimChange: @escaping @Sendable (Bool) -> Void,
                              onStateChange: @escaping @Sendable (OrientationState) -> Void = { _ in }) async throws -> OrientationSocketServer {
-        let privileges = try PrivilegePolicy(uids: configuration.privilegedUIDs, group: configuration.privilegedGroup)
+        let privileges = try await Self.privileges(configuration)
         // Our own socket is bound here, with its mode and group from the start (SocketPath);
         // systemd's is adopted as it is. NIO then serves either descriptor.
         let descriptor: Int32
@@ -103,7 +104,7 @@ public final class OrientationSocketServer: Sendable {
     /// they are returned by name (and kept as they were).
     /// - Throws: ``ServerError`` when the privileged group does not exist; nothing changes then.
     public func reconfigure(_ new: ServerConfiguration) async throws -> [String] {
-        let privileges = try PrivilegePolicy(uids: new.privilegedUIDs, group: new.privilegedGroup)
+        let privileges = try await Self.privileges(new)
         let old = configuration
         var applied = new
         var needRestart: [String] = []
@@ -132,5 +133,12 @@ public final class OrientationSocketServer: Sendable {
         SocketPath.removeIfOurs(configuration.socketPath, identity: identity)
         try? await group.shutdownGracefully()
         logger.info("socket server stopped", metadata: ["reason": "\(reason)"])
+    }
+
+    /// The privilege policy, its group name resolved in the group database on an owner thread
+    /// (NSS may block; never on a loop).
+    private static func privileges(_ configuration: ServerConfiguration) async throws(ServerError) -> PrivilegePolicy {
+        let (uids, group) = (configuration.privilegedUIDs, configuration.privilegedGroup)
+        return try await OwnerThread.run(name: "od-nss-group") { () throws(ServerError) in try PrivilegePolicy(uids: uids, group: group) }
     }
 }

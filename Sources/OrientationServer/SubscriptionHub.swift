@@ -25,7 +25,11 @@ public final class SubscriptionHub {
     private var shuttingDown = false
     /// Replaced by a reload (``Handle/reconfigure(_:privileges:)``); connections read it live.
     private(set) var configuration: ServerConfiguration
-    private(set) var privileges: PrivilegePolicy
+    private(set) var privileges: PrivilegePolicy {
+        didSet { peerGroups.removeAll() }
+    }
+    /// Groups of peers the kernel did not list, from the group database, asked off the loop.
+    let peerGroups: PeerGroupCache
     let logger: Logger
     /// Called on the loop when the subscriber count goes 0 → 1 (`true`) or 1 → 0 (`false`).
     private let onClaimChange: @Sendable (Bool) -> Void
@@ -40,6 +44,7 @@ public final class SubscriptionHub {
         self.logger = logger
         self.onClaimChange = onClaimChange
         self.onStateChange = onStateChange
+        peerGroups = PeerGroupCache(eventLoop: eventLoop)
     }
 
     var connectionCount: Int { connections.count }
@@ -51,6 +56,18 @@ public final class SubscriptionHub {
     }
 
     // MARK: Connections
+
+    /// Completes `peer` with its supplementary groups (at once when the kernel gave them, else
+    /// from ``PeerGroupCache``, looked up off the loop) and calls `completion` on the loop.
+    func resolveGroups(of peer: PeerCredentials, _ completion: @escaping (PeerCredentials) -> Void) {
+        eventLoop.preconditionInEventLoop()
+        guard peer.groups == nil, peer.uid != 0 else { return completion(peer) }
+        peerGroups.groups(uid: peer.uid, gid: peer.gid) { groups in
+            var resolved = peer
+            resolved.groups = groups
+            completion(resolved)
+        }
+    }
 
     /// Admits a connection from `peer`, or says why not (`too-many-clients`, closing).
     ///

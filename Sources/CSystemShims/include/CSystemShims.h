@@ -20,9 +20,24 @@ int orientationd_so_peercred(void);
 /// Reads the peer credentials of a connected AF_UNIX socket. Returns 0, or -1 with errno set.
 int orientationd_peer_credentials(int fd, orientationd_ucred *out);
 
-/// 1 when the user `uid` (primary group `gid`) is a member of group `group` (primary or
-/// supplementary, per the group database), 0 when not, -1 when the user is unknown.
-int orientationd_user_in_group(uint32_t uid, uint32_t gid, uint32_t group);
+/// SO_PEERGROUPS (Linux 4.13): the peer's supplementary groups at connect time.
+int orientationd_so_peergroups(void);
+
+/// Room for this many groups in one SO_PEERGROUPS answer; a peer with more makes the call fail
+/// (ERANGE) and the group database is asked instead.
+#define ORIENTATIOND_PEER_GROUPS_MAX 256
+
+/// SO_PEERGROUPS's answer as a fixed-size value (getsockopt fills the front; the kernel lists
+/// the groups in ascending order, so the rest, zero-filled, is only ever trailing zeros).
+typedef struct orientationd_peer_groups {
+    uint32_t gids[ORIENTATIOND_PEER_GROUPS_MAX];
+} orientationd_peer_groups;
+
+/// The groups of user `uid` (primary group `gid` first, then its supplementary groups, per the
+/// group database: NSS, so this may block on LDAP/sssd; never call it on an event loop). Writes
+/// at most `max` into `out` and returns how many there are (more than `max`: call again with
+/// room for that many), or -1 when the user is unknown.
+int orientationd_user_groups(uint32_t uid, uint32_t gid, uint32_t *out, int max);
 
 /// accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK): a GNU call Swift's Glibc hides.
 int orientationd_accept_nonblocking(int fd);
