@@ -195,12 +195,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // Pure parts of SensorIIO (sensor choice, mount-matrix precedence).
-        .testTarget(name: "SensorIIOTests", dependencies: ["SensorIIO", "OrientationCore"], swiftSettings: strictSettings),
+        .testTarget(name: "SensorIIOTests", dependencies: ["SensorIIO", "OrientationCore", "SensorLog"], swiftSettings: strictSettings),
         // libiio and libudev for real, against umockdev testbeds. umockdev's state is process-global:
         // run this target alone, under umockdev-wrapper (scripts/run-tests.sh does).
         .testTarget(
             name: "SensorIIOIntegrationTests",
-            dependencies: ["SensorIIO", "SensorPipeline", "OrientationCore", "OrientationDaemon", "OrientationServer", "CUMockdev",
+            dependencies: ["SensorIIO", "SensorPipeline", "SensorLog", "OrientationCore", "OrientationDaemon", "OrientationServer", "CUMockdev",
                            "CLibSystemd", "SensorProxyBus",
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
