@@ -8,8 +8,8 @@ import Glibc
 /// The Unix-socket server: binds (or adopts a socket from systemd), runs every connection on one
 /// event loop with the ``SubscriptionHub``, and shuts down gracefully.
 ///
-/// Contract: ``start(configuration:logger:listeningSocket:onClaimChange:)`` returns once the
-/// socket accepts connections (or throws ``ServerError`` with a clear reason). ``shutdown(reason:)``
+/// Contract: ``start(configuration:logger:listeningSocket:onClaimChange:onStateChange:)`` returns
+/// once the socket accepts connections (or throws ``ServerError`` with a clear reason). ``shutdown(reason:)``
 /// sends every client `goodbye`, closes all connections and the listener, and removes the socket
 /// file it created (never one systemd passed in, never a file that is no longer ours).
 public final class OrientationSocketServer: Sendable {
