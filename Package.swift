@@ -72,6 +72,13 @@ let package = Package(
         .target(name: "DetectorEvaluation", dependencies: ["OrientationCore", "SensorLog"], swiftSettings: strictSettings),
 
         // MARK: Sources, server, client.
+        // Newline framing for both ends of the socket (server and client): one ByteToMessageDecoder.
+        // A module of its own so that OrientationProtocol stays free of NIO.
+        .target(
+            name: "LineFraming",
+            dependencies: [.product(name: "NIOCore", package: "swift-nio")],
+            swiftSettings: strictSettings
+        ),
         // Sensor sources (replay now; IIO in SensorIIO) and the claim-driven pipeline into the
         // detector. No NIO: it hands events to whoever publishes them.
         .target(
@@ -90,7 +97,7 @@ let package = Package(
         .target(
             name: "OrientationServer",
             dependencies: [
-                "OrientationCore", "OrientationProtocol", "CSystemShims",
+                "OrientationCore", "OrientationProtocol", "CSystemShims", "LineFraming",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -100,7 +107,7 @@ let package = Package(
         .target(
             name: "OrientationClient",
             dependencies: [
-                "OrientationCore", "OrientationProtocol",
+                "OrientationCore", "OrientationProtocol", "LineFraming",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
@@ -176,6 +183,12 @@ let package = Package(
         ),
         .testTarget(name: "SensorLogTests", dependencies: ["SensorLog"], swiftSettings: strictSettings),
         .testTarget(name: "OrientationProtocolTests", dependencies: ["OrientationProtocol"], swiftSettings: strictSettings),
+        // The line decoder on an EmbeddedChannel: no sockets, no clock.
+        .testTarget(
+            name: "LineFramingTests",
+            dependencies: ["LineFraming", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio")],
+            swiftSettings: strictSettings
+        ),
         // End to end: spawns the real orientationctl binary (built first through this dependency).
         .testTarget(
             name: "OrientationctlTests",
@@ -187,10 +200,11 @@ let package = Package(
             name: "OrientationServerTests",
             dependencies: [
                 "orientationd", "orientationctl", "OrientationServer", "OrientationClient", "OrientationProtocol",
-                "OrientationCore", "SensorPipeline", "SensorLog", "OrientationDaemon",
+                "OrientationCore", "SensorPipeline", "SensorLog", "OrientationDaemon", "LineFraming",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
             swiftSettings: strictSettings
         ),

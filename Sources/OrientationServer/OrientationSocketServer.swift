@@ -1,3 +1,4 @@
+import LineFraming
 import Logging
 import NIOCore
 import NIOPosix
@@ -73,7 +74,12 @@ public final class OrientationSocketServer: Sendable {
                                                                      high: configuration.writeBufferHighWaterMark))
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(ClientConnectionHandler(hub: boundHub.value))
+                    // Lines are framed by the decoder the client uses too; its limit is the
+                    // hub's, read per line, so a reload applies to open connections.
+                    let hub = boundHub.value
+                    try channel.pipeline.syncOperations.addHandlers(
+                        ByteToMessageHandler(LineFrameDecoder { hub.configuration.maximumLineLength }),
+                        ClientConnectionHandler(hub: hub))
                 }
             }
         let channel: Channel
