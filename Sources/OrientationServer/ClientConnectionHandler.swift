@@ -45,7 +45,7 @@ final class ClientConnectionHandler: ChannelInboundHandler {
                 idleTimer?.cancel()
                 idleTimer = nil
             } else {
-                lastActivity = .now()
+                lastActivity = hub.eventLoop.now
                 if idleTimer == nil { scheduleIdleCheck(after: hub.configuration.idleTimeout) }
             }
         }
@@ -53,13 +53,16 @@ final class ClientConnectionHandler: ChannelInboundHandler {
     /// Events replaced by a newer one while this client was slow (logged when it disconnects).
     private var coalesced = 0
     /// When the connection last sent a line (or stopped being subscribed); the idle timer's base.
-    private var lastActivity = NIODeadline.now()
+    /// Every time is the event loop's (`EventLoop.now`: the clock on a real loop, the test's on an
+    /// `EmbeddedEventLoop`), so timer and rate tests need no wall clock.
+    private var lastActivity: NIODeadline
     private var idleTimer: Scheduled<Void>?
 
     init(hub: SubscriptionHub) {
         self.hub = hub
         self.limiter = RateLimiter(rate: hub.configuration.requestsPerSecond, burst: hub.configuration.requestBurst)
         self.logger = hub.logger
+        self.lastActivity = hub.eventLoop.now
     }
 
     // MARK: Lifecycle
@@ -133,7 +136,7 @@ final class ClientConnectionHandler: ChannelInboundHandler {
             idleTimer = nil
             guard !closing, self.context != nil, !isSubscribed else { return }
             let timeout = hub.configuration.idleTimeout
-            let idle = Double((NIODeadline.now() - lastActivity).nanoseconds) / 1e9
+            let idle = Double((hub.eventLoop.now - lastActivity).nanoseconds) / 1e9
             if idle < timeout {
                 scheduleIdleCheck(after: timeout - idle)
             } else {
@@ -186,7 +189,7 @@ final class ClientConnectionHandler: ChannelInboundHandler {
 
     private func handle(line: [UInt8]) {
         // Every line counts against the rate, blank ones too: a flood of newlines is a flood.
-        let now = NIODeadline.now()
+        let now = hub.eventLoop.now
         lastActivity = now
         guard limiter.take(now: Double(now.uptimeNanoseconds) / 1e9) else {
             fail(ProtocolError(.rateLimited, "more than \(Int(limiter.rate)) lines per second (burst \(Int(limiter.burst)))"), id: nil)
