@@ -171,9 +171,14 @@ let package = Package(
         ),
 
         // MARK: Tests (unit and scenario, then end-to-end with the real binary).
+        // What the test targets share (running processes, scratch directories, files, deadlines),
+        // as swift-argument-parser's ArgumentParserTestHelpers: a regular target that only test
+        // targets depend on (SwiftPM test targets cannot share code). Glibc only: most test
+        // targets have no Foundation.
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
         .testTarget(
             name: "OrientationCoreTests",
-            dependencies: ["OrientationCore", "MotionSynthesis", "SensorLog"],
+            dependencies: ["OrientationCore", "MotionSynthesis", "SensorLog", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -181,7 +186,7 @@ let package = Package(
             dependencies: ["DetectorEvaluation", "OrientationCore", "SensorLog", "MotionSynthesis"],
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "SensorLogTests", dependencies: ["SensorLog"], swiftSettings: strictSettings),
+        .testTarget(name: "SensorLogTests", dependencies: ["SensorLog", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "OrientationProtocolTests", dependencies: ["OrientationProtocol"], swiftSettings: strictSettings),
         // The line decoder on an EmbeddedChannel: no sockets, no clock.
         .testTarget(
@@ -192,7 +197,7 @@ let package = Package(
         // End to end: spawns the real orientationctl binary (built first through this dependency).
         .testTarget(
             name: "OrientationctlTests",
-            dependencies: ["orientationctl", "OrientationCore", "SensorLog"],
+            dependencies: ["orientationctl", "OrientationCore", "SensorLog", "TestSupport"],
             swiftSettings: strictSettings
         ),
         // Real sockets in a temporary directory: the server in process, and the real binaries.
@@ -200,7 +205,7 @@ let package = Package(
             name: "OrientationServerTests",
             dependencies: [
                 "orientationd", "orientationctl", "OrientationServer", "OrientationClient", "OrientationProtocol",
-                "OrientationCore", "SensorPipeline", "SensorLog", "OrientationDaemon", "LineFraming",
+                "OrientationCore", "SensorPipeline", "SensorLog", "OrientationDaemon", "LineFraming", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -215,13 +220,13 @@ let package = Package(
         .testTarget(
             name: "SensorIIOIntegrationTests",
             dependencies: ["SensorIIO", "SensorPipeline", "SensorLog", "OrientationCore", "OrientationDaemon", "OrientationServer", "CUMockdev",
-                           "CLibSystemd", "SensorProxyBus",
+                           "CLibSystemd", "SensorProxyBus", "TestSupport",
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         // The installed layout (make install into a DESTDIR); run by scripts/run-tests.sh after
         // the install, skipped otherwise.
-        .testTarget(name: "InstallTests", swiftSettings: strictSettings),
+        .testTarget(name: "InstallTests", dependencies: ["TestSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "SystemLibraryTests",
             dependencies: ["CLibIIO", "CLibUdev"],

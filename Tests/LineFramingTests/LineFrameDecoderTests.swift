@@ -78,7 +78,7 @@ import Testing
         let channel = EmbeddedChannel()
         try channel.pipeline.syncOperations.addHandlers(ByteToMessageHandler(LineFrameDecoder(maximumLength: row.limit)), recorder)
         for read in row.reads {
-            channel.pipeline.fireChannelRead(NIOAny(ByteBuffer(string: read)))
+            channel.pipeline.fireChannelRead(ByteBuffer(string: read))
         }
         _ = try? channel.finish()  // the end of the stream
         #expect(recorder.outputs == row.expected)
@@ -90,9 +90,9 @@ import Testing
         let channel = EmbeddedChannel()
         var limit = 4
         try channel.pipeline.syncOperations.addHandlers(ByteToMessageHandler(LineFrameDecoder { limit }), recorder)
-        channel.pipeline.fireChannelRead(NIOAny(ByteBuffer(string: "1234\n")))
+        channel.pipeline.fireChannelRead(ByteBuffer(string: "1234\n"))
         limit = 2
-        channel.pipeline.fireChannelRead(NIOAny(ByteBuffer(string: "12\n1234\n")))
+        channel.pipeline.fireChannelRead(ByteBuffer(string: "12\n1234\n"))
         #expect(recorder.outputs == [.line("1234"), .line("12"), .tooLong])
         _ = try? channel.finish()
     }

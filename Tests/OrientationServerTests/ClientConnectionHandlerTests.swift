@@ -35,7 +35,7 @@ import Testing
         }
 
         func send(_ text: String) {
-            channel.pipeline.fireChannelRead(NIOAny(ByteBuffer(string: text)))
+            channel.pipeline.fireChannelRead(ByteBuffer(string: text))
         }
 
         /// Every line the server wrote since the last call, parsed.
