@@ -41,7 +41,9 @@ struct ArrivalClock: Sendable {
     private let pause: Double
     /// The reported period counts as this many samples of measurement, so a few early refills
     /// cannot swing the estimate.
-    private static let priorWeight = 5.0
+    private static let priorWeight = 2.0
+    /// Refills faster than this per sample (seconds) drain a backlog (a burst is a few µs).
+    private static let backlogPace = 0.0005
 
     /// - Parameter rate: the rate the driver reports (Hz), the first estimate.
     init(rate: Double) {
@@ -82,8 +84,9 @@ struct ArrivalClock: Sendable {
         }
         if draining {
             // A refill that returned in less than a quarter of its batch's time was waiting in
-            // the kernel's buffer.
-            if gap < 0.25 * Double(count) * period { return }
+            // the kernel's buffer; so was one faster than 0.5 ms a sample (2 kHz), whatever the
+            // estimate: a driver far faster than it claims is not a backlog.
+            if gap < min(0.25 * period, Self.backlogPace) * Double(count) { return }
             draining = false
         }
         measuredTime += gap
