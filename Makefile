@@ -16,7 +16,7 @@ DESTDIR ?=
 # The manuals' date: the last commit's (reproducible), else today.
 MANUAL_DATE ?= $(shell git log -1 --format=%cs 2>/dev/null || date +%F)
 
-.PHONY: all setup build release manuals install uninstall deb demo replay test test-repeat bench bench-iio bench-idle bench-dos symbol-order clean
+.PHONY: all setup build release manuals install uninstall deb demo replay test test-repeat check-docs bench bench-iio bench-idle bench-dos symbol-order clean
 
 all: build
 
@@ -49,6 +49,12 @@ test: setup
 N ?= 20
 test-repeat: setup
 	scripts/test-repeat.sh $(N)
+
+## Docs that disagree with the code: every ``symbol`` link in a `///` comment and every repository
+## path in README.md, docs/ and the comments must resolve (also the first test of `make test`).
+check-docs:
+	scripts/check-docs.py --self-test
+	scripts/check-docs.py
 
 ## Benchmarks in a release build; writes the report quoted in docs/PERFORMANCE.md.
 bench: setup

@@ -76,6 +76,13 @@ let package = Package(
         .target(name: "DetectorEvaluation", dependencies: ["OrientationCore", "SensorLog"], swiftSettings: strictSettings),
 
         // MARK: Sources, server, client.
+        // Newline framing for both ends of the socket (server and client): one ByteToMessageDecoder.
+        // A module of its own so that OrientationProtocol stays free of NIO.
+        .target(
+            name: "LineFraming",
+            dependencies: [.product(name: "NIOCore", package: "swift-nio")],
+            swiftSettings: strictSettings
+        ),
         // Sensor sources (replay now; IIO in SensorIIO) and the claim-driven pipeline into the
         // detector. No NIO: it hands events to whoever publishes them.
         .target(
@@ -94,7 +101,7 @@ let package = Package(
         .target(
             name: "OrientationServer",
             dependencies: [
-                "OrientationCore", "OrientationProtocol", "CSystemShims", "OwnerThreads",
+                "OrientationCore", "OrientationProtocol", "CSystemShims", "OwnerThreads", "LineFraming",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -104,7 +111,7 @@ let package = Package(
         .target(
             name: "OrientationClient",
             dependencies: [
-                "OrientationCore", "OrientationProtocol",
+                "OrientationCore", "OrientationProtocol", "LineFraming",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
@@ -187,9 +194,14 @@ let package = Package(
         ),
 
         // MARK: Tests (unit and scenario, then end-to-end with the real binary).
+        // What the test targets share (running processes, scratch directories, files, deadlines),
+        // as swift-argument-parser's ArgumentParserTestHelpers: a regular target that only test
+        // targets depend on (SwiftPM test targets cannot share code). Glibc only: most test
+        // targets have no Foundation.
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
         .testTarget(
             name: "OrientationCoreTests",
-            dependencies: ["OrientationCore", "MotionSynthesis", "SensorLog"],
+            dependencies: ["OrientationCore", "MotionSynthesis", "SensorLog", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -197,12 +209,18 @@ let package = Package(
             dependencies: ["DetectorEvaluation", "OrientationCore", "SensorLog", "MotionSynthesis"],
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "SensorLogTests", dependencies: ["SensorLog"], swiftSettings: strictSettings),
+        .testTarget(name: "SensorLogTests", dependencies: ["SensorLog", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "OrientationProtocolTests", dependencies: ["OrientationProtocol"], swiftSettings: strictSettings),
+        // The line decoder on an EmbeddedChannel: no sockets, no clock.
+        .testTarget(
+            name: "LineFramingTests",
+            dependencies: ["LineFraming", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio")],
+            swiftSettings: strictSettings
+        ),
         // End to end: spawns the real orientationctl binary (built first through this dependency).
         .testTarget(
             name: "OrientationctlTests",
-            dependencies: ["orientationctl", "OrientationCore", "SensorLog"],
+            dependencies: ["orientationctl", "OrientationCore", "SensorLog", "TestSupport"],
             swiftSettings: strictSettings
         ),
         // Real sockets in a temporary directory: the server in process, and the real binaries.
@@ -210,10 +228,11 @@ let package = Package(
             name: "OrientationServerTests",
             dependencies: [
                 "orientationd", "orientationctl", "executor-takeover-probe", "OrientationServer", "OrientationClient", "OrientationProtocol",
-                "OrientationCore", "SensorPipeline", "SensorLog", "OrientationDaemon",
+                "OrientationCore", "SensorPipeline", "SensorLog", "OrientationDaemon", "LineFraming", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
             swiftSettings: strictSettings
         ),
@@ -224,19 +243,19 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // Pure parts of SensorIIO (sensor choice, mount-matrix precedence).
-        .testTarget(name: "SensorIIOTests", dependencies: ["SensorIIO", "OrientationCore"], swiftSettings: strictSettings),
+        .testTarget(name: "SensorIIOTests", dependencies: ["SensorIIO", "OrientationCore", "SensorLog"], swiftSettings: strictSettings),
         // libiio and libudev for real, against umockdev testbeds. umockdev's state is process-global:
         // run this target alone, under umockdev-wrapper (scripts/run-tests.sh does).
         .testTarget(
             name: "SensorIIOIntegrationTests",
-            dependencies: ["SensorIIO", "SensorPipeline", "OrientationCore", "OrientationDaemon", "OrientationServer", "CUMockdev",
-                           "CLibSystemd", "SensorProxyBus",
+            dependencies: ["SensorIIO", "SensorPipeline", "SensorLog", "OrientationCore", "OrientationDaemon", "OrientationServer", "CUMockdev",
+                           "CLibSystemd", "SensorProxyBus", "TestSupport",
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         // The installed layout (make install into a DESTDIR); run by scripts/run-tests.sh after
         // the install, skipped otherwise.
-        .testTarget(name: "InstallTests", swiftSettings: strictSettings),
+        .testTarget(name: "InstallTests", dependencies: ["TestSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "SystemLibraryTests",
             dependencies: ["CLibIIO", "CLibUdev"],

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Every test, in three processes:
+# The docs' check (scripts/check-docs.py: symbol links and repository paths resolve) counts as one
+# test; then every test, in three processes:
 #   1. all suites except SensorIIOIntegrationTests and InstallTests;
 #   2. SensorIIOIntegrationTests alone under umockdev-wrapper: umockdev's preload and testbed state
 #      are process-global (a testbed redirects /dev and /sys for the whole process, which would
@@ -10,6 +11,14 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 swift build --build-tests || { echo "tests: 0 passed, 1 failed"; exit 1; }
+
+# Docs that disagree with the code: a broken ``symbol`` link, or a path that does not exist.
+if scripts/check-docs.py --self-test && scripts/check-docs.py; then
+    docs_failed=0
+else
+    docs_failed=1
+    echo "✘ check-docs failed: the lines above name each broken link or path" >&2
+fi
 
 main_log=$(mktemp)
 iio_log=$(mktemp)
@@ -43,9 +52,10 @@ count() {
 read -r main_total main_failed < <(count "$main_log" "$main_status")
 read -r iio_total iio_failed < <(count "$iio_log" "$iio_status")
 read -r install_total install_failed < <(count "$install_log" "$install_status")
-failed=$((main_failed + iio_failed + install_failed))
-passed=$((main_total + iio_total + install_total - failed))
+failed=$((main_failed + iio_failed + install_failed + docs_failed))
+passed=$((main_total + iio_total + install_total + 1 - failed))
 [ "$passed" -lt 0 ] && passed=0
 echo
+[ "$docs_failed" -ne 0 ] && echo "✘ check-docs: the docs disagree with the code (scripts/check-docs.py)"
 echo "tests: $passed passed, $failed failed"
-[ "$main_status" -eq 0 ] && [ "$iio_status" -eq 0 ] && [ "$install_status" -eq 0 ]
+[ "$docs_failed" -eq 0 ] && [ "$main_status" -eq 0 ] && [ "$iio_status" -eq 0 ] && [ "$install_status" -eq 0 ]

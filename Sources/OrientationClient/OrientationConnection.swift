@@ -1,4 +1,5 @@
 import Glibc
+import LineFraming
 import NIOCore
 import NIOPosix
 import Synchronization

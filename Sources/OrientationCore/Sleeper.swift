@@ -6,7 +6,7 @@
 /// one starts libdispatch's worker pool, whose monitor then wakes the process once a second for
 /// as long as it lives (measured in docs/PERFORMANCE.md, "An idle daemon"). The daemon therefore
 /// runs its tasks on SwiftNIO's event loops and passes a sleeper on those loops
-/// (`Sleeper.onEventLoops` in the orientationd executable); tests and tools keep ``task``.
+/// (`Sleeper.onEventLoops`, declared in OrientationDaemon); tests and tools keep ``task``.
 ///
 /// Contract: ``sleep(seconds:)`` returns after about `seconds` (clamped as
 /// ``SecondsConversion/clamped(_:)``), and throws `CancellationError` when the calling task is

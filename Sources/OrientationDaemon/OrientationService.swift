@@ -9,10 +9,12 @@ import ServiceLifecycle
 /// The running daemon: the socket server, the sensor pipeline between the source and the hub,
 /// and (for real sensors) the udev hotplug monitor, wired together.
 ///
-/// Contract: ``start(source:detector:server:listeningSocket:exitWhenDone:watchHotplug:logger:)``
+/// Contract: ``start(source:detector:server:listeningSocket:exitWhenDone:watchHotplug:dbus:sleeper:logger:)``
 /// returns once the socket accepts connections (a bad socket path fails here, before anything
-/// else runs). ``serviceGroup(logger:)`` runs it until SIGTERM/SIGINT (or, with `exitWhenDone`,
-/// until a replay ends); returning from its `run()` means every client got `goodbye`, the
+/// else runs).
+/// ``serviceGroup(logger:shutdownSignals:ignoredSignals:reloadSignals:reload:watchdogInterval:)``
+/// runs it until SIGTERM/SIGINT (or, with `exitWhenDone`, until a replay ends); returning from
+/// its `run()` means every client got `goodbye`, the
 /// sensor is closed and the socket file is removed. Sensor failures never stop the daemon: they
 /// publish `unknown` and the sensor is reopened.
 public final class OrientationService: Sendable {
@@ -140,7 +142,7 @@ public final class OrientationService: Sendable {
 
     /// The services: the socket server and the pipeline; a finished replay with `exitWhenDone`
     /// shuts the group down. SIGTERM and SIGINT shut it down gracefully: pass `shutdownSignals`
-    /// created before ``start(source:detector:server:listeningSocket:exitWhenDone:watchHotplug:logger:)``
+    /// created before ``start(source:detector:server:listeningSocket:exitWhenDone:watchHotplug:dbus:sleeper:logger:)``
     /// so that a signal during startup is kept rather than fatal; without it the group traps
     /// them itself once it runs.
     ///

@@ -1,9 +1,11 @@
+import LineFraming
 import Logging
 import NIOCore
 import OrientationCore
 import OrientationProtocol
 
-/// One client connection: frames lines, enforces limits, answers requests, delivers events.
+/// One client connection: enforces limits, answers requests, delivers events. Lines come framed
+/// by the ``LineFrameDecoder`` in front of it (``OrientationSocketServer`` installs both).
 ///
 /// Contract: a bad request gets an `error` reply and the connection stays open; only the limits
 /// close it, after saying why (docs/PROTOCOL.md lists them): line length, request rate (every
@@ -13,12 +15,18 @@ import OrientationProtocol
 /// high-water mark are coalesced: only the newest is kept and sent once it drains, so a stalled
 /// client costs bounded memory and delays nobody.
 final class ClientConnectionHandler: ChannelInboundHandler {
+    /// One line, without its terminator (from ``LineFrameDecoder``).
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
     private let hub: SubscriptionHub
     private var context: ChannelHandlerContext?
-    private var buffer: ByteBuffer?
+    /// Lines that arrived before admission (credentials pending), in order; handled on admission.
+    private var buffer: [ByteBuffer]?
+    /// Their bytes, terminators counted: held to `maximumLineLength × 4`.
+    private var heldBytes = 0
+    /// A line too long arrived before admission: refused once the held lines are handled.
+    private var heldLineTooLong = false
     private var limiter: RateLimiter
     private var logger: Logger
     private var peer: PeerCredentials?
@@ -37,7 +45,7 @@ final class ClientConnectionHandler: ChannelInboundHandler {
                 idleTimer?.cancel()
                 idleTimer = nil
             } else {
-                lastActivity = .now()
+                lastActivity = hub.eventLoop.now
                 if idleTimer == nil { scheduleIdleCheck(after: hub.configuration.idleTimeout) }
             }
         }
@@ -45,13 +53,16 @@ final class ClientConnectionHandler: ChannelInboundHandler {
     /// Events replaced by a newer one while this client was slow (logged when it disconnects).
     private var coalesced = 0
     /// When the connection last sent a line (or stopped being subscribed); the idle timer's base.
-    private var lastActivity = NIODeadline.now()
+    /// Every time is the event loop's (`EventLoop.now`: the clock on a real loop, the test's on an
+    /// `EmbeddedEventLoop`), so timer and rate tests need no wall clock.
+    private var lastActivity: NIODeadline
     private var idleTimer: Scheduled<Void>?
 
     init(hub: SubscriptionHub) {
         self.hub = hub
         self.limiter = RateLimiter(rate: hub.configuration.requestsPerSecond, burst: hub.configuration.requestBurst)
         self.logger = hub.logger
+        self.lastActivity = hub.eventLoop.now
     }
 
     // MARK: Lifecycle
@@ -94,15 +105,25 @@ final class ClientConnectionHandler: ChannelInboundHandler {
         registered = false
         idleTimer?.cancel()
         idleTimer = nil
-        if let buffer, buffer.readableBytes > 0 {
-            logger.debug("client left with an unfinished line", metadata: ["bytes": "\(buffer.readableBytes)"])
-        }
         logger.debug("client disconnected", metadata: ["events-coalesced": "\(coalesced)"])
         self.context = nil
         context.fireChannelInactive()
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
+        if error is LineFrameDecoder.LineTooLong {
+            if registered {
+                lineTooLong()
+            } else {
+                // Refused on admission, after the lines held before it (admission handles what
+                // `buffer` holds).
+                heldLineTooLong = true
+                buffer = buffer ?? []
+            }
+            return
+        }
+        // Bytes after a line too long, while the refusal is on its way: already answered.
+        if case ByteToMessageDecoderError.dataReceivedInErrorState = error, closing || heldLineTooLong { return }
         logger.debug("connection error", metadata: ["error": "\(error)"])
         context.close(promise: nil)
     }
@@ -118,7 +139,7 @@ final class ClientConnectionHandler: ChannelInboundHandler {
             idleTimer = nil
             guard !closing, self.context != nil, !isSubscribed else { return }
             let timeout = hub.configuration.idleTimeout
-            let idle = Double((NIODeadline.now() - lastActivity).nanoseconds) / 1e9
+            let idle = Double((hub.eventLoop.now - lastActivity).nanoseconds) / 1e9
             if idle < timeout {
                 scheduleIdleCheck(after: timeout - idle)
             } else {
@@ -131,45 +152,38 @@ final class ClientConnectionHandler: ChannelInboundHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !closing else { return }
-        var incoming = unwrapInboundIn(data)
-        if buffer == nil {
-            buffer = incoming
-        } else {
-            buffer!.writeBuffer(&incoming)
-        }
+        let line = unwrapInboundIn(data)
         if registered {
-            processLines(context: context)
-        } else if let buffer, buffer.readableBytes > hub.configuration.maximumLineLength * 4 {
-            // Not admitted yet (credentials pending): hold little.
-            lineTooLong()
+            handle(line: Array(line.readableBytesView))
+            return
         }
+        // Not admitted yet (credentials pending): hold little.
+        heldBytes += line.readableBytes + 1
+        if heldBytes > hub.configuration.maximumLineLength * 4 {
+            lineTooLong()
+            return
+        }
+        buffer = buffer ?? []
+        buffer!.append(line)
     }
 
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let unterminated = event as? LineFrameDecoder.UnterminatedLine {
+            logger.debug("client left with an unfinished line", metadata: ["bytes": "\(unterminated.byteCount)"])
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    /// Handles the lines held until admission, in order (and a line too long among them last).
     private func processLines(context: ChannelHandlerContext) {
-        let limit = hub.configuration.maximumLineLength
-        while !closing, var current = buffer {
-            guard let newline = current.readableBytesView.firstIndex(of: UInt8(ascii: "\n")) else {
-                // Without its newline a line may still end in "\r": allow for it.
-                if current.readableBytes > limit + 1 { lineTooLong() }
-                break
-            }
-            var length = newline - current.readerIndex
-            let endsInCR = length > 0 && current.getInteger(at: newline - 1, as: UInt8.self) == UInt8(ascii: "\r")
-            if endsInCR { length -= 1 }  // the limit counts the line, not its terminator
-            let line = current.readBytes(length: length)!
-            current.moveReaderIndex(to: newline + 1)
-            buffer = current.readableBytes > 0 ? current : nil
-            if length > limit {
-                lineTooLong()
-                break
-            }
-            handle(line: line)
+        let held = buffer ?? []
+        buffer = nil
+        heldBytes = 0
+        for line in held where !closing {
+            handle(line: Array(line.readableBytesView))
         }
-        if let current = buffer, current.readerIndex > 64 * 1024 {
-            var compacted = current
-            compacted.discardReadBytes()
-            buffer = compacted
-        }
+        if heldLineTooLong { lineTooLong() }
     }
 
     private func lineTooLong() {
@@ -178,7 +192,7 @@ final class ClientConnectionHandler: ChannelInboundHandler {
 
     private func handle(line: [UInt8]) {
         // Every line counts against the rate, blank ones too: a flood of newlines is a flood.
-        let now = NIODeadline.now()
+        let now = hub.eventLoop.now
         lastActivity = now
         guard limiter.take(now: Double(now.uptimeNanoseconds) / 1e9) else {
             fail(ProtocolError(.rateLimited, "more than \(Int(limiter.rate)) lines per second (burst \(Int(limiter.burst)))"), id: nil)

@@ -1,3 +1,4 @@
+import LineFraming
 import Logging
 import NIOCore
 import NIOPosix
@@ -9,8 +10,8 @@ import Glibc
 /// The Unix-socket server: binds (or adopts a socket from systemd), runs every connection on one
 /// event loop with the ``SubscriptionHub``, and shuts down gracefully.
 ///
-/// Contract: ``start(configuration:logger:listeningSocket:onClaimChange:)`` returns once the
-/// socket accepts connections (or throws ``ServerError`` with a clear reason). ``shutdown(reason:)``
+/// Contract: ``start(configuration:logger:listeningSocket:onClaimChange:onStateChange:)`` returns
+/// once the socket accepts connections (or throws ``ServerError`` with a clear reason). ``shutdown(reason:)``
 /// sends every client `goodbye`, closes all connections and the listener, and removes the socket
 /// file it created (never one systemd passed in, never a file that is no longer ours).
 public final class OrientationSocketServer: Sendable {
@@ -74,7 +75,12 @@ public final class OrientationSocketServer: Sendable {
                                                                      high: configuration.writeBufferHighWaterMark))
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(ClientConnectionHandler(hub: boundHub.value))
+                    // Lines are framed by the decoder the client uses too; its limit is the
+                    // hub's, read per line, so a reload applies to open connections.
+                    let hub = boundHub.value
+                    try channel.pipeline.syncOperations.addHandlers(
+                        ByteToMessageHandler(LineFrameDecoder { hub.configuration.maximumLineLength }),
+                        ClientConnectionHandler(hub: hub))
                 }
             }
         let channel: Channel

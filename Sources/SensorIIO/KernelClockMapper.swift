@@ -10,8 +10,9 @@
 /// any step that would take times back past the last one delivered, is a clock step, and the
 /// offset is taken anew.
 ///
-/// Contract: the mapped times strictly increase; between clock steps they keep the kernel's
-/// spacing exactly.
+/// Contract: each mapped time is at least ``ArrivalClock/minimumSpacing`` (2 µs) after the one
+/// before, so no two print as the same time in a recorded log; between clock steps they keep the
+/// kernel's spacing exactly wherever it is at least that.
 struct KernelClockMapper: Sendable {
     /// A change of offset larger than this (seconds) is a step of the kernel's clock.
     static let stepThreshold = 0.5
@@ -39,7 +40,9 @@ struct KernelClockMapper: Sendable {
         result.reserveCapacity(stamps.count)
         for stamp in stamps {
             var time = stamp + delta
-            if time <= last { time = last + 1e-6 }  // a step backwards inside a refill, or a repeat
+            // A step backwards inside a refill, a repeated stamp, or two closer than the log can
+            // tell apart.
+            if time < last + ArrivalClock.minimumSpacing { time = last + ArrivalClock.minimumSpacing }
             result.append(time)
             last = time
         }

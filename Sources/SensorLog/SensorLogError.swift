@@ -44,6 +44,10 @@ public struct SensorLogError: Error, Sendable, Equatable, CustomStringConvertibl
         case partialGyroCells(found: Int)
         /// A sample's time is not greater than the previous sample's.
         case timeNotIncreasing(time: Double, previous: Double)
+        /// A sample's time is greater than the previous one's, but less than the log's resolution
+        /// (1 µs, ``SensorLogWriter/timeResolution``) later: with 6 decimals both rows would print
+        /// the same time, and the reader would reject the log (writer only).
+        case timeBelowResolution(time: Double, previous: Double)
         /// The `time` cell is nan or infinite.
         case nonFiniteTime(text: String)
         /// A line exceeds the reader's limit (65,536 bytes).
@@ -103,6 +107,8 @@ public struct SensorLogError: Error, Sendable, Equatable, CustomStringConvertibl
             return "gyro cells must be all empty or all filled, found \(found) of 3"
         case .timeNotIncreasing(let time, let previous):
             return "time \(time) does not increase (previous sample at \(previous))"
+        case .timeBelowResolution(let time, let previous):
+            return "time \(time) is less than the log's 1 µs resolution after the previous sample (\(previous)): both would print as \(FixedPointFormatter.string(time, decimals: 6))"
         case .nonFiniteTime(let text): return "column time: \"\(text)\" is not a finite time"
         case .lineTooLong(let limit): return "line longer than \(limit) bytes"
         case .invalidMetadataKey(let key):

@@ -30,6 +30,15 @@ public struct SensorLogWriter: ~Copyable {
     private var finished = false
     private var linesWritten = 0
     private var previousTime: Double? = nil
+    /// The previous row's time as printed (and as the reader will parse it).
+    private var previousPrintedTime: Double? = nil
+    /// Scratch for formatting one time cell.
+    private var timeCell: [UInt8] = []
+
+    /// The resolution of the `time` column: 6 decimals. Two samples closer than this may print the
+    /// same time; sources that stamp samples themselves keep them further apart (SensorIIO's
+    /// `ArrivalClock` and `KernelClockMapper` keep at least twice this).
+    public static let timeResolution = 1e-6
 
     /// Creates (or truncates, mode 0644) the file at `path` (`"-"` = standard output, left open)
     /// and writes the header.
@@ -95,8 +104,10 @@ public struct SensorLogWriter: ~Copyable {
 
     /// Appends one row.
     /// - Throws: ``SensorLogError`` (with the line the row would have had) if `sample.time` is not
-    ///   finite or not greater than the previous sample's time (nothing is written then), if the
-    ///   writer is finished, or if flushing fails.
+    ///   finite or not greater than the previous sample's time, or if it is greater but would print
+    ///   the same 6 decimals (``SensorLogError/Kind/timeBelowResolution(time:previous:)``): nothing
+    ///   is written then, so a written log always reads back; if the writer is finished, or if
+    ///   flushing fails.
     public mutating func write(_ sample: Sample) throws(SensorLogError) {
         if finished { throw SensorLogError(file: name, line: nil, kind: .writerFinished) }
         let line = linesWritten + 1
@@ -107,9 +118,18 @@ public struct SensorLogWriter: ~Copyable {
         if let previousTime, !(sample.time > previousTime) {
             throw SensorLogError(file: name, line: line, kind: .timeNotIncreasing(time: sample.time, previous: previousTime))
         }
+        // Compare what the reader will read: times less than 1 µs apart print equal (issue 22,
+        // item 13: a recording once held two equal times after a starved reader's burst).
+        timeCell.removeAll(keepingCapacity: true)
+        FixedPointFormatter.append(sample.time, decimals: 6, to: &timeCell)
+        let printed = DecimalParser.parse(timeCell) ?? sample.time
+        if let previousTime, let previousPrintedTime, !(printed > previousPrintedTime) {
+            throw SensorLogError(file: name, line: line, kind: .timeBelowResolution(time: sample.time, previous: previousTime))
+        }
         previousTime = sample.time
+        previousPrintedTime = printed
         linesWritten = line
-        FixedPointFormatter.append(sample.time, decimals: 6, to: &buffer)
+        buffer.append(contentsOf: timeCell)
         for v in [sample.acceleration.x, sample.acceleration.y, sample.acceleration.z] {
             buffer.append(UInt8(ascii: ","))
             FixedPointFormatter.append(v, decimals: 5, to: &buffer)

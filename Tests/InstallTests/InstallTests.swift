@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+import TestSupport
 
 /// Issue 8, item 1: what `make install DESTDIR=… PREFIX=/usr` lays out, checked file by file.
 /// `scripts/run-tests.sh` installs into a temporary DESTDIR after the other suites and runs
@@ -18,38 +19,8 @@ struct InstallTests {
 
     /// Runs a command; its status and what it printed (stdout and stderr together).
     func run(_ arguments: [String], environment: [String]? = nil) -> (status: Int32, output: String) {
-        var template = Array("/tmp/orientationd-install-XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        defer { close(fd); unlink(path) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, fd, 1)
-        posix_spawn_file_actions_adddup2(&actions, fd, 2)
-        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?]? = environment.map { $0.map { strdup($0) } + [nil] }
-        defer {
-            argv.forEach { free($0) }
-            envp?.forEach { free($0) }
-        }
-        var pid: pid_t = 0
-        let started = envp.map { envp in envp.withUnsafeBufferPointer { posix_spawn(&pid, arguments[0], &actions, nil, argv, UnsafeMutablePointer(mutating: $0.baseAddress!)) } }
-            ?? posix_spawn(&pid, arguments[0], &actions, nil, argv, environ)
-        guard started == 0 else { return (127, "cannot start \(arguments[0])") }
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
-        let file = fopen(path, "r")
-        defer { if let file { fclose(file) } }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while let file {
-            let n = fread(&buffer, 1, buffer.count, file)
-            if n == 0 { break }
-            bytes += buffer[0..<n]
-        }
-        return ((status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f), String(decoding: bytes, as: UTF8.self))
+        let result = runProcess(arguments, environment: environment, mergingStandardError: true)
+        return (result.status, result.stdout)
     }
 
     func installScript(_ action: String) -> (status: Int32, output: String) {
@@ -117,7 +88,7 @@ struct InstallTests {
         let units = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
         for unit in ["orientationd.service", "orientationd.socket"] {
             let installed = listed.first { $0.hasSuffix("/" + unit) }!
-            let text = run(["/bin/cat", root + installed]).output.replacingOccurrences("/usr/bin/orientationd", with: root + "/usr/bin/orientationd")
+            let text = run(["/bin/cat", root + installed]).output.replacingAll("/usr/bin/orientationd", with: root + "/usr/bin/orientationd")
             let file = fopen(units + "/" + unit, "w")
             fputs(text, file)
             fclose(file)
@@ -320,23 +291,5 @@ struct InstallTests {
             #expect(access(copy + file, F_OK) != 0 || file.hasSuffix("/orientationd.conf"), "left behind: \(file)")
         }
         #expect(access(config, F_OK) == 0 && removed.output.contains("it was changed"), "a changed configuration stays")
-    }
-}
-
-extension String {
-    func trimmingNewlines() -> String {
-        var text = Substring(self)
-        while text.last == "\n" { text = text.dropLast() }
-        return String(text)
-    }
-
-    func replacingOccurrences(_ target: String, with replacement: String) -> String {
-        var result = ""
-        var rest = Substring(self)
-        while let range = rest.firstRange(of: target) {
-            result += rest[..<range.lowerBound] + replacement
-            rest = rest[range.upperBound...]
-        }
-        return result + rest
     }
 }

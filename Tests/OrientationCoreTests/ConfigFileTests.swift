@@ -1,5 +1,6 @@
 import OrientationCore
 import Testing
+import TestSupport
 
 @Suite struct ConfigFileTests {
     @Test func readsSectionsEntriesAndComments() throws {
@@ -66,7 +67,7 @@ import Testing
     /// sample documents the real defaults.
     @Test func theSampleConfigurationDocumentsTheDefaults() throws {
         let path = "/" + #filePath.split(separator: "/").dropLast(3).joined(separator: "/") + "/config/orientationd.conf"
-        let text = try #require(MountMatrixTests.read(path))
+        let text = try #require(readTextIfPresent(path))
         let uncommented = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
             guard line.hasPrefix("#"), line.dropFirst().first?.isLetter == true, line.contains("=") else { return String(line) }
             return String(line.dropFirst().split(separator: "#")[0])

@@ -1,6 +1,7 @@
 import Glibc
 import OrientationCore
 import Testing
+import TestSupport
 
 @Suite struct MountMatrixTests {
     struct Valid: Sendable, CustomStringConvertible {
@@ -101,7 +102,7 @@ import Testing
         let candidates: [String] = ["/usr/lib/udev/hwdb.d/60-sensor.hwdb", "/lib/udev/hwdb.d/60-sensor.hwdb"]
         let path = candidates.first { access($0, R_OK) == 0 }
         let hwdb = try #require(path, "60-sensor.hwdb not found: install Debian's udev package (make setup does)")
-        let text = try #require(Self.read(hwdb))
+        let text = try #require(readTextIfPresent(hwdb))
         var parsed = 0
         var rejected: [String] = []
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -124,18 +125,5 @@ import Testing
         // The known typos are rejected, and nothing else is.
         #expect(rejected.allSatisfy { $0.hasSuffix("1, 0, 0; 0, -1, 0; 1, 0, 0") || $0.hasSuffix("0,1,0;-1,0,0;-1,0,0") },
                 "unexpected rejections: \(rejected)")
-    }
-
-    static func read(_ path: String) -> String? {
-        guard let file = fopen(path, "r") else { return nil }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = fread(&buffer, 1, buffer.count, file)
-            if n == 0 { break }
-            bytes.append(contentsOf: buffer[0..<n])
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -3,6 +3,7 @@ import OrientationClient
 import OrientationCore
 import OrientationProtocol
 import Testing
+import TestSupport
 
 /// The daemon's lifecycle and failure modes, with the real binaries.
 @Suite(.serialized) struct DaemonLifecycleTests {
@@ -19,7 +20,7 @@ import Testing
         let client = try TestSocket.greeted(socket)
         client.send("{\"op\":\"subscribe\"}\n")
         #expect(client.readLine(timeout: 20) { $0.contains("\"orientation\":\"portrait\"") && $0.contains("\"type\":\"orientation\"") } != nil)
-        let locked = try runCapturing([Build.orientationctl, "lock", "--socket", socket])
+        let locked = runProcess([Build.orientationctl, "lock", "--socket", socket]).stdout
         #expect(locked == "rotation locked\n")
         #expect(a.wait() == 0 && b.wait() == 0 && daemon.wait() == 0)
         for follower in [a, b] {
@@ -43,7 +44,7 @@ import Testing
                                         directory: dir)
         #expect(follower.wait() == 0, "\(follower.stderr)")
         #expect(daemon.wait() == 0)
-        let decisions = ChildProcess.read(record).split(separator: "\n").map(String.init)
+        let decisions = readText(record).split(separator: "\n").map(String.init)
         #expect(decisions == follower.stdout.split(separator: "\n").map { line in
             let parts = line.split(separator: " ")
             let xrandr = ["0": "normal", "90": "right", "180": "inverted", "270": "left"][String(parts[1])] ?? "?"
@@ -97,8 +98,8 @@ import Testing
             let dir = temporaryDirectory()
             let socket = dir + "/d.sock"
             let daemon = try ChildProcess([Build.orientationd, "--replay", Build.recording, "--loop", "--socket", socket], directory: dir)
-            let deadline = TestSocket.now() + 20
-            while access(socket, F_OK) != 0, TestSocket.now() < deadline { usleep(500) }  // a file appearing is not awaitable
+            let deadline = monotonicNow() + 20
+            while access(socket, F_OK) != 0, monotonicNow() < deadline { usleep(500) }  // a file appearing is not awaitable
             let status = daemon.terminate()
             #expect(status == 0, "run \(run): \(String(describing: status)) \(daemon.stderr)")
             #expect(access(socket, F_OK) != 0, "run \(run): socket file left behind")
@@ -109,22 +110,22 @@ import Testing
     @Test func aRegularFileAtTheSocketPathIsRefusedAndKept() throws {
         let dir = temporaryDirectory()
         let path = dir + "/notes.txt"
-        writeFile(path, "keep me\n")
+        writeText(path, "keep me\n")
         let daemon = try ChildProcess([Build.orientationd, "--replay", Build.recording, "--socket", path], directory: dir)
         #expect(daemon.wait() != 0)
         #expect(daemon.stderr.contains("\(path) exists and is a regular file, not a socket; refusing to replace it"), "\(daemon.stderr)")
-        #expect(ChildProcess.read(path) == "keep me\n")
+        #expect(readText(path) == "keep me\n")
     }
 
     @Test func aBadConfigurationKeyIsNamedWithItsLine() throws {
         let dir = temporaryDirectory()
         let config = dir + "/orientationd.conf"
-        writeFile(config, "[server]\nmax-clients = 10\n\n[detector]\nsettle-tim = 0.2\n")
+        writeText(config, "[server]\nmax-clients = 10\n\n[detector]\nsettle-tim = 0.2\n")
         let daemon = try ChildProcess([Build.orientationd, "--replay", Build.recording, "--config", config, "--socket", dir + "/s"], directory: dir)
         #expect(daemon.wait() != 0)
         #expect(daemon.stderr.contains("\(config):5: unknown detector parameter settle-tim; did you mean 'settle-time'?"), "\(daemon.stderr)")
         let bad = dir + "/server.conf"
-        writeFile(bad, "[server]\nmax-clients = many\n")
+        writeText(bad, "[server]\nmax-clients = many\n")
         let other = try ChildProcess([Build.orientationd, "--replay", Build.recording, "--config", bad, "--socket", dir + "/s"], directory: dir)
         #expect(other.wait() != 0)
         #expect(other.stderr.contains("\(bad):2: max-clients: must be a positive whole number, not \"many\""), "\(other.stderr)")
@@ -133,7 +134,7 @@ import Testing
     @Test func aMalformedReplayLogNamesFileAndLine() throws {
         let dir = temporaryDirectory()
         let log = dir + "/bad.log"
-        writeFile(log, "# orientationd-log v1\ntime,accel_x,accel_y,accel_z\n0,0,-9.8,0\n0.1,0,x,0\n")
+        writeText(log, "# orientationd-log v1\ntime,accel_x,accel_y,accel_z\n0,0,-9.8,0\n0.1,0,x,0\n")
         let daemon = try ChildProcess([Build.orientationd, "--replay", log, "--socket", dir + "/s"], directory: dir)
         #expect(daemon.wait() != 0)
         #expect(daemon.stderr.contains("\(log):4: column accel_y: \"x\" is not a number"), "\(daemon.stderr)")
@@ -176,7 +177,7 @@ import Testing
     /// `#` removed, the comment after the value kept), is accepted by the daemon.
     @Test func theSampleConfigurationIsAcceptedByTheDaemon() throws {
         let dir = temporaryDirectory()
-        let sample = ChildProcess.read(Build.repository + "/config/orientationd.conf")
+        let sample = readText(Build.repository + "/config/orientationd.conf")
         let uncommented = sample.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
             guard line.hasPrefix("#"), line.dropFirst().first?.isLetter == true, line.contains("=") else { return String(line) }
             let setting = String(line.dropFirst())
@@ -184,7 +185,7 @@ import Testing
             return ["socket-group", "privileged-group", "device"].contains { setting.hasPrefix($0) } ? "" : setting
         }.joined(separator: "\n")
         let config = dir + "/orientationd.conf"
-        writeFile(config, uncommented)
+        writeText(config, uncommented)
         let socket = dir + "/d.sock"
         let daemon = try ChildProcess([Build.orientationd, "--config", config, "--socket", socket, "--replay", Build.recording,
                                        "--speed", "max", "--exit-when-done"], directory: dir)

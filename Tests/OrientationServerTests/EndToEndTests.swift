@@ -3,6 +3,7 @@ import OrientationClient
 import OrientationCore
 import OrientationProtocol
 import Testing
+import TestSupport
 
 /// The real `orientationd` and `orientationctl` binaries over a real socket in a temp directory.
 @Suite(.serialized) struct EndToEndTests {
@@ -51,10 +52,10 @@ import Testing
         let daemon = try ChildProcess([Build.orientationd, "--replay", Build.recording, "--speed", "max", "--socket", socket], directory: dir)
         let first = try ChildProcess([Build.orientationctl, "monitor", "--wait", "20", "--socket", socket], directory: dir)
         // Wait for the whole replay to have been published (the last event is face-up, seq 9).
-        let deadline = TestSocket.now() + 20
+        let deadline = monotonicNow() + 20
         var state: JSONValue? = nil
-        while TestSocket.now() < deadline {
-            let get = try runCapturing([Build.orientationctl, "get", "--json", "--socket", socket])
+        while monotonicNow() < deadline {
+            let get = runProcess([Build.orientationctl, "get", "--json", "--socket", socket]).stdout
             if let value = try? JSONReader.parse(get), value["seq"]?.numberValue == 9 { state = value; break }
             usleep(20_000)
         }

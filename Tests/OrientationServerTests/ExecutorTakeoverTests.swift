@@ -1,4 +1,5 @@
 import Glibc
+import TestSupport
 import Testing
 
 /// The daemon's executor takeover (`EventLoopExecutor`), in a process of its own

@@ -3,6 +3,7 @@ import Logging
 import OrientationProtocol
 import OrientationServer
 import Testing
+import TestSupport
 
 /// Issue 9 with the real binaries: crashes, hangs, races and documented behaviour, each the
 /// issue's reproduction.
@@ -56,7 +57,7 @@ import Testing
     @Test func aHugeGapInALogNeitherCrashesNorBlocksTheDaemon() throws {
         let dir = temporaryDirectory()
         let log = dir + "/gap.log"
-        writeFile(log, "# orientationd-log v1\ntime,accel_x,accel_y,accel_z,gyro_x,gyro_y,gyro_z\n0,0,0,-9.8,,,\n1e21,0,0,-9.8,,,\n")
+        writeText(log, "# orientationd-log v1\ntime,accel_x,accel_y,accel_z,gyro_x,gyro_y,gyro_z\n0,0,0,-9.8,,,\n1e21,0,0,-9.8,,,\n")
         let socket = dir + "/d.sock"
         let daemon = try ChildProcess([Build.orientationd, "--replay", log, "--socket", socket], directory: dir)
         #expect(waitForSocket(socket), "\(daemon.stderr)")
@@ -73,7 +74,7 @@ import Testing
     func aHugeGapInALogDoesNotCrashTheOfflineTools(_ command: [String]) throws {
         let dir = temporaryDirectory()
         let log = dir + "/gap.log"
-        writeFile(log, "# orientationd-log v1\ntime,accel_x,accel_y,accel_z\n0,0,-9.8,0\n0.02,0,-9.8,0\n1e21,0,-9.8,0\n1.000000000000001e21,0,-9.8,0.1\n")
+        writeText(log, "# orientationd-log v1\ntime,accel_x,accel_y,accel_z\n0,0,-9.8,0\n0.02,0,-9.8,0\n1e21,0,-9.8,0\n1.000000000000001e21,0,-9.8,0.1\n")
         let tool = try ChildProcess([Build.orientationctl, command[0], log] + command.dropFirst(), directory: dir)
         let status = tool.wait()
         #expect(status == 0 || status == 1, "\(String(describing: status)): \(tool.stderr)")
@@ -156,7 +157,7 @@ import Testing
     @Test func aHugeConfigurationIsRefused() throws {
         let dir = temporaryDirectory()
         let config = dir + "/huge.conf"
-        writeFile(config, "[detector]\n" + String(repeating: "# padding\n", count: 200_000))
+        writeText(config, "[detector]\n" + String(repeating: "# padding\n", count: 200_000))
         let daemon = try ChildProcess([Build.orientationd, "--replay", Build.recording, "--config", config, "--socket", dir + "/d.sock"],
                                       directory: dir)
         #expect(daemon.wait(timeout: 10) != 0)
@@ -180,7 +181,7 @@ import Testing
     func aBadServerSettingIsNamedWithItsLineAndEscaped(_ item: (text: String, expected: String)) throws {
         let dir = temporaryDirectory()
         let config = dir + "/bad.conf"
-        writeFile(config, item.text)
+        writeText(config, item.text)
         let daemon = try ChildProcess([Build.orientationd, "--replay", Build.recording, "--config", config, "--socket", dir + "/d.sock"],
                                       directory: dir)
         #expect(daemon.wait(timeout: 10) != 0)
@@ -262,7 +263,7 @@ import Testing
         mkdir(shared, 0o777)
         chmod(shared, 0o777)  // writable by everyone, not sticky: the dangerous case
         let victim = dir + "/victim"
-        writeFile(victim, "root's\n")
+        writeText(victim, "root's\n")
         chmod(victim, 0o600)
         var before = stat()
         stat(victim, &before)

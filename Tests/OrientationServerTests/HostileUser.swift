@@ -1,4 +1,5 @@
 import Glibc
+import TestSupport
 
 /// Another local user, for real: a Python client run under `setpriv` with a uid that is not
 /// ours, holding its connections open until the test ends (issue 9's hostile local user).
@@ -46,8 +47,8 @@ final class HostileUser {
 
     /// The first line the script printed (a file filling up is not awaitable: polled, with a deadline).
     func report(timeout: Double = 30) -> String? {
-        let deadline = TestSocket.now() + timeout
-        while TestSocket.now() < deadline {
+        let deadline = monotonicNow() + timeout
+        while monotonicNow() < deadline {
             let text = process.stdout
             if let newline = text.firstIndex(of: "\n") { return String(text[..<newline]) }
             if process.wait(timeout: 0) != nil { return nil }

@@ -3,6 +3,7 @@ import Logging
 import OrientationDaemon
 import Synchronization
 import Testing
+import TestSupport
 
 /// Issue 8, item 4: lines fit for journald when standard error is the journal's stream.
 @Suite struct JournalLoggingTests {

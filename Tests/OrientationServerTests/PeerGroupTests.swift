@@ -5,6 +5,7 @@ import NIOPosix
 @testable import OrientationServer
 import OrientationProtocol
 import Synchronization
+import TestSupport
 import Testing
 
 /// Privileged-group membership without blocking the loop (issue 22, item 2): the kernel tells
@@ -39,8 +40,8 @@ import Testing
         s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); f=s.makefile('rwb')
         f.readline(); f.write(b'{"op":"lock"}\\n'); f.flush(); print(f.readline().decode().strip())
         """
-        let output = try runCapturing(["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", row.groups,
-                                       "/usr/bin/python3", "-c", script, harness.path])
+        let output = runProcess(["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", row.groups,
+                                 "/usr/bin/python3", "-c", script, harness.path]).stdout
         let reply = try ServerMessage.parse(Array((output.split(separator: "\n").first.map(String.init) ?? "").utf8))
         if row.allowed {
             guard case .lock(let state, _) = reply else { Issue.record("\(row.groups) refused: \(output)"); return }

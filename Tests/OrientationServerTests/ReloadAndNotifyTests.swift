@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+import TestSupport
 
 /// Issue 8, item 3, with the real binary: the service manager's notifications in order, and
 /// SIGHUP with a good and with a bad configuration while a subscribed client stays connected.
@@ -41,8 +42,8 @@ import Testing
         /// Datagrams until one satisfies `predicate` (returned with everything before it).
         func until(timeout: Double = 10, _ predicate: (String) -> Bool) -> [String] {
             var seen: [String] = []
-            let deadline = TestSocket.now() + timeout
-            while TestSocket.now() < deadline, let message = next(timeout: max(0.01, deadline - TestSocket.now())) {
+            let deadline = monotonicNow() + timeout
+            while monotonicNow() < deadline, let message = next(timeout: max(0.01, deadline - monotonicNow())) {
                 seen.append(message)
                 if predicate(message) { return seen }
             }
@@ -55,7 +56,7 @@ import Testing
         let notify = try NotifySocket(directory: dir)
         let config = dir + "/orientationd.conf"
         let socketPath = dir + "/d.sock"
-        writeFile(config, "[server]\nidle-timeout = 60\n")
+        writeText(config, "[server]\nidle-timeout = 60\n")
         let daemon = try ChildProcess(["/usr/bin/env", "NOTIFY_SOCKET=\(notify.path)", "WATCHDOG_USEC=400000",
                                        Build.orientationd, "--replay", Build.recording, "--loop", "--speed", "4",
                                        "--config", config, "--socket", socketPath], directory: dir)
@@ -70,7 +71,7 @@ import Testing
         #expect(client.readLine(timeout: 10) { $0.contains("\"type\":\"orientation\"") } != nil, "events flow")
 
         // A good file: reloaded between RELOADING=1 and READY=1; the client stays.
-        writeFile(config, "[server]\nidle-timeout = 30\nmax-clients-per-user = 32\n[detector]\nsettle-time = 0.3\n")
+        writeText(config, "[server]\nidle-timeout = 30\nmax-clients-per-user = 32\n[detector]\nsettle-time = 0.3\n")
         notify.drain()
         kill(daemon.pid, SIGHUP)
         let reloading = notify.until { $0.hasPrefix("RELOADING=1") }
@@ -81,7 +82,7 @@ import Testing
         #expect(client.readLine(timeout: 10) { $0.contains("\"type\":\"pong\"") } != nil, "the subscriber lived through the reload")
 
         // A bad file: refused with file:line, the running settings stay, the client stays.
-        writeFile(config, "[server]\nidle-timeout = 30\n[detector]\nsettle-time = banana\n")
+        writeText(config, "[server]\nidle-timeout = 30\n[detector]\nsettle-time = banana\n")
         notify.drain()
         kill(daemon.pid, SIGHUP)
         #expect(notify.until { $0.hasPrefix("RELOADING=1") }.last?.hasPrefix("RELOADING=1") == true)
@@ -94,7 +95,7 @@ import Testing
 
         // A changed socket mode is named as needing a restart, and the socket keeps its mode; a
         // socket path in the file loses to --socket, as at startup, so it is no change at all.
-        writeFile(config, "[server]\nsocket = \(dir)/elsewhere.sock\nsocket-mode = 0600\n")
+        writeText(config, "[server]\nsocket = \(dir)/elsewhere.sock\nsocket-mode = 0600\n")
         notify.drain()
         kill(daemon.pid, SIGHUP)
         #expect(daemon.waitForStderr(containing: "apply only after a restart"), "\(daemon.stderr)")
@@ -115,8 +116,8 @@ import Testing
     @Test func checkConfigValidatesAndExits() throws {
         let dir = temporaryDirectory()
         let good = dir + "/good.conf", bad = dir + "/bad.conf"
-        writeFile(good, "[server]\nidle-timeout = 30\n[dbus]\nenable = true\n")
-        writeFile(bad, "[server]\n\n[sensor]\nbatch = many\n")
+        writeText(good, "[server]\nidle-timeout = 30\n[dbus]\nenable = true\n")
+        writeText(bad, "[server]\n\n[sensor]\nbatch = many\n")
         let ok = try ChildProcess([Build.orientationd, "--check-config", good], directory: dir)
         #expect(ok.wait() == 0)
         #expect(ok.stdout.contains("\(good): valid") && ok.stdout.contains("D-Bus on"), "\(ok.stdout) \(ok.stderr)")

@@ -1,6 +1,7 @@
 import Logging
 import OrientationServer
 import Synchronization
+import TestSupport
 
 /// An in-process socket server in a temporary directory, recording claim changes.
 final class ServerHarness: Sendable {

@@ -1,4 +1,5 @@
 import Glibc
+import TestSupport
 import Testing
 
 /// Shutdown has an end (issue 22, item 4). With `ORIENTATIOND_TEST_STALL_SHUTDOWN` the daemon's
@@ -7,11 +8,21 @@ import Testing
 /// ends the daemon with status 1 after `OrientationService.shutdownLimit` (15 s), its clients
 /// told goodbye when ServiceGroup gives up waiting for the pipeline (10 s).
 @Suite struct ShutdownBoundTests {
+    static var inheritedEnvironment: [String] {
+        var variables: [String] = []
+        var entry = environ
+        while let variable = entry.pointee {
+            variables.append(String(cString: variable))
+            entry += 1
+        }
+        return variables
+    }
+
     private func stalledDaemon() throws -> (ChildProcess, TestSocket) {
         let dir = temporaryDirectory()
         let socket = dir + "/d.sock"
         let daemon = try ChildProcess([Build.orientationd, "--replay", Build.recording, "--loop", "--socket", socket], directory: dir,
-                                      environment: ["ORIENTATIOND_TEST_STALL_SHUTDOWN=1"])
+                                      environment: Self.inheritedEnvironment + ["ORIENTATIOND_TEST_STALL_SHUTDOWN=1"])
         #expect(waitForSocket(socket), "\(daemon.stderr)")
         let client = try TestSocket.subscriber(socket)  // the pipeline runs
         return (daemon, client)
@@ -31,13 +42,13 @@ import Testing
 
     @Test func aShutdownThatNeverFinishesEndsAtTheLimit() throws {
         let (daemon, client) = try stalledDaemon()
-        let start = TestSocket.now()
+        let start = monotonicNow()
         kill(daemon.pid, SIGTERM)
         // Services stop in turn, the socket server last: with the pipeline stuck, clients get
         // their goodbye when ServiceGroup cancels it, after the graceful limit (10 s).
         #expect(client.readLine(timeout: 14) { $0.contains("\"type\":\"goodbye\"") } != nil, "clients are told even so")
         let status = daemon.wait(timeout: 40)
-        let took = TestSocket.now() - start
+        let took = monotonicNow() - start
         #expect(status == 1, "\(daemon.stderr)")
         #expect(took >= 14 && took < 30, "exited after \(took) s")
         #expect(daemon.stderr.contains("did not finish shutting down within 15"), "\(daemon.stderr)")

@@ -2,6 +2,7 @@ import Glibc
 import Logging
 import OrientationServer
 import Testing
+import TestSupport
 
 /// What the server does with whatever already sits at the socket path.
 @Suite struct SocketPathTests {
@@ -29,7 +30,7 @@ import Testing
 
     @Test func aRegularFileIsNeverDeleted() async throws {
         let path = temporaryDirectory() + "/precious"
-        writeFile(path, "user data\n")
+        writeText(path, "user data\n")
         await #expect {
             try await Self.start(path)
         } throws: { error in

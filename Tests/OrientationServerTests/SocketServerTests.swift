@@ -3,6 +3,7 @@ import OrientationCore
 import OrientationProtocol
 import OrientationServer
 import Testing
+import TestSupport
 
 /// The socket server over real Unix sockets in a temporary directory (server in process).
 @Suite struct SocketServerTests {
@@ -252,8 +253,8 @@ import Testing
         s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); f=s.makefile('rwb')
         f.readline(); f.write(b'{"op":"lock"}\\n'); f.flush(); print(f.readline().decode().strip())
         """
-        let output = try runCapturing(["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
-                                       "/usr/bin/python3", "-c", script, harness.path])
+        let output = runProcess(["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                                 "/usr/bin/python3", "-c", script, harness.path]).stdout
         let reply = try Self.message(output.split(separator: "\n").first.map(String.init))
         if listed {
             guard case .lock(let state, _) = reply else { Issue.record("listed uid refused: \(output)"); return }
@@ -265,54 +266,5 @@ import Testing
             #expect(try !(await harness.server.hub.state().locked))
         }
         await harness.stop()
-    }
-}
-
-/// Runs a program, returning its standard output.
-func runCapturing(_ arguments: [String]) throws -> String {
-    var pipeFDs: [Int32] = [0, 0]
-    guard pipe(&pipeFDs) == 0 else { throw TestError("pipe") }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    posix_spawn_file_actions_adddup2(&actions, pipeFDs[1], 1)
-    posix_spawn_file_actions_addclose(&actions, pipeFDs[0])
-    let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
-    var pid: pid_t = 0
-    let spawned = posix_spawn(&pid, arguments[0], &actions, nil, argv, environ)
-    posix_spawn_file_actions_destroy(&actions)
-    close(pipeFDs[1])
-    guard spawned == 0 else {
-        close(pipeFDs[0])
-        throw TestError("spawn \(arguments[0]): \(spawned)")
-    }
-    var output: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    while true {
-        let n = read(pipeFDs[0], &buffer, buffer.count)
-        if n <= 0 { break }
-        output.append(contentsOf: buffer[0..<n])
-    }
-    close(pipeFDs[0])
-    var status: Int32 = 0
-    waitpid(pid, &status, 0)
-    return String(decoding: output, as: UTF8.self)
-}
-
-extension SocketServerTests {
-    @Test func theSocketGroupAndModeAreApplied() async throws {
-        let harness = try await ServerHarness.start { $0.socketGroup = "nogroup"; $0.socketMode = 0o660 }
-        var info = stat()
-        #expect(lstat(harness.path, &info) == 0)
-        var group = group()
-        var result: UnsafeMutablePointer<group>? = nil
-        var buffer = [CChar](repeating: 0, count: 4096)
-        #expect(getgrnam_r("nogroup", &group, &buffer, buffer.count, &result) == 0 && result != nil)
-        #expect(info.st_gid == group.gr_gid)
-        #expect(info.st_mode & 0o777 == 0o660)
-        await harness.stop()
-        await #expect(throws: ServerError.unknownGroup("no-such-group-here")) {
-            _ = try await ServerHarness.start { $0.socketGroup = "no-such-group-here" }
-        }
     }
 }

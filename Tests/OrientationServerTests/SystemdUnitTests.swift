@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+import TestSupport
 
 /// The shipped systemd units, checked by systemd's own tools (`make setup` installs them).
 @Suite(.serialized) struct SystemdUnitTests {
@@ -7,10 +8,10 @@ import Testing
     static func stagedUnits() throws -> String {
         let directory = temporaryDirectory()
         for name in ["orientationd.service", "orientationd.socket"] {
-            let text = ChildProcess.read(Build.repository + "/systemd/" + name)
+            let text = readText(Build.repository + "/systemd/" + name)
             #expect(!text.isEmpty, "systemd/\(name) missing")
             let staged = text.replacingOccurrences("/usr/bin/orientationd", with: Build.orientationd)
-            writeFile(directory + "/" + name, staged)
+            writeText(directory + "/" + name, staged)
         }
         return directory
     }
@@ -63,9 +64,9 @@ import Testing
             // The listening socket exists before the daemon does (polling: a file appearing is
             // not awaitable); connecting starts the daemon.
             // (bound a moment before it listens: connecting may be refused that moment).
-            let deadline = TestSocket.now() + 20
+            let deadline = monotonicNow() + 20
             var connected: TestSocket? = nil
-            while connected == nil, TestSocket.now() < deadline {
+            while connected == nil, monotonicNow() < deadline {
                 connected = try? TestSocket(path: socket)
                 if connected == nil { usleep(2_000) }
             }

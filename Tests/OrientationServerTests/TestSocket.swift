@@ -1,4 +1,5 @@
 import Glibc
+import TestSupport
 
 /// A plain blocking Unix-socket client for tests: what `socat` or a Python script would do,
 /// with reads that wait (poll) up to a deadline instead of sleeping.
@@ -48,14 +49,14 @@ final class TestSocket {
 
     /// The next line (without `\n`), or `nil` on EOF or when nothing came within `timeout` s.
     func readLine(timeout: Double = 5) -> String? {
-        let deadline = Self.now() + timeout
+        let deadline = monotonicNow() + timeout
         while true {
             if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = String(decoding: pending[..<newline], as: UTF8.self)
                 pending.removeSubrange(...newline)
                 return line
             }
-            let remaining = deadline - Self.now()
+            let remaining = deadline - monotonicNow()
             guard remaining > 0, !closedByPeer else { return nil }
             guard fill(timeout: remaining) else { return nil }
         }
@@ -63,8 +64,8 @@ final class TestSocket {
 
     /// Reads lines until one satisfies `predicate`; returns it (or `nil` on EOF/timeout).
     func readLine(timeout: Double = 5, where predicate: (String) -> Bool) -> String? {
-        let deadline = Self.now() + timeout
-        while let line = readLine(timeout: max(0, deadline - Self.now())) {
+        let deadline = monotonicNow() + timeout
+        while let line = readLine(timeout: max(0, deadline - monotonicNow())) {
             if predicate(line) { return line }
         }
         return nil
@@ -72,9 +73,9 @@ final class TestSocket {
 
     /// True when the peer closed the connection within `timeout` (after any pending lines).
     func waitForClose(timeout: Double = 5) -> Bool {
-        let deadline = Self.now() + timeout
+        let deadline = monotonicNow() + timeout
         while !closedByPeer {
-            let remaining = deadline - Self.now()
+            let remaining = deadline - monotonicNow()
             guard remaining > 0, fill(timeout: remaining) || closedByPeer else { return closedByPeer }
         }
         return true
@@ -94,25 +95,6 @@ final class TestSocket {
         pending.append(contentsOf: buffer[0..<n])
         return true
     }
-
-    static func now() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
-    }
-}
-
-struct TestError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
-/// A fresh directory for sockets, world-traversable (a second uid must reach the socket).
-func temporaryDirectory() -> String {
-    var template = Array("/tmp/orientationd-test-XXXXXX".utf8CString)
-    let path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
-    chmod(path, 0o755)
-    return path
 }
 
 /// 1,000 clients and their server ends live in one test process.
@@ -140,9 +122,3 @@ extension TestSocket {
     }
 }
 
-/// Writes `text` to `path` (creating or truncating it).
-func writeFile(_ path: String, _ text: String) {
-    let file = fopen(path, "w")
-    fputs(text, file)
-    fclose(file)
-}

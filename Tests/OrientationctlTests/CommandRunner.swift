@@ -1,12 +1,8 @@
 import Foundation
+import TestSupport
 
-/// Runs the built `orientationctl` binary as a user would, capturing its output.
-struct CommandResult {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-    var lines: [String] { stdout.split(separator: "\n").map(String.init) }
-}
+/// What a run of `orientationctl` printed.
+typealias CommandResult = ProcessResult
 
 enum CommandRunner {
     /// The build products directory (where `swift build` put orientationctl).
@@ -29,41 +25,20 @@ enum CommandRunner {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
+    /// Runs the built `orientationctl` binary as a user would (from the repository's root),
+    /// capturing its output.
     static func run(_ arguments: [String], stdin: Data? = nil) throws -> CommandResult {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = repositoryRoot
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        let input = Pipe()
-        process.standardInput = input
-        try process.run()
-        if let stdin { input.fileHandleForWriting.write(stdin) }
-        try input.fileHandleForWriting.close()
-        // Drain both pipes concurrently so a large output never blocks the child.
-        nonisolated(unsafe) var errData = Data()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async {
-            errData = err.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
+        let result = runProcess([executable.path] + arguments, directory: repositoryRoot.path, input: stdin.map { Array($0) })
+        if result.status == 127 && result.stdout.isEmpty && result.stderr.hasPrefix("cannot start") {
+            throw TestError(result.stderr)
         }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return CommandResult(status: process.terminationStatus,
-                             stdout: String(decoding: outData, as: UTF8.self),
-                             stderr: String(decoding: errData, as: UTF8.self))
+        return result
     }
 
     /// A file in a fresh temporary directory.
     static func temporaryFile(_ name: String, contents: String) throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("orientationctl-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let url = directory.appendingPathComponent(name)
-        try contents.write(to: url, atomically: true, encoding: .utf8)
-        return url.path
+        let path = temporaryDirectory("orientationctl-tests") + "/" + name
+        writeText(path, contents)
+        return path
     }
 }

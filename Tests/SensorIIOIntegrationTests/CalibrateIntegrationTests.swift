@@ -1,6 +1,7 @@
 import Glibc
 import OrientationCore
 import Testing
+import TestSupport
 
 /// Issue 8, item 5: `orientationctl calibrate` on a umockdev accelerometer mounted rotated
 /// (and one mirrored), posed by rewriting its raw attributes as the command asks; the printed
@@ -32,7 +33,7 @@ extension SensorIIOIntegrationTests {
         }
         pose(.portrait)
         let pid = try spawn([Self.productsDirectory + "/orientationctl", "calibrate", "--timeout", "20"],
-                            environment: PrivateSystemBus.processEnvironment, stderr: dir + "/cal.err", stdout: dir + "/cal.out")
+                            environment: PrivateSystemBus.processEnvironment, stderr: dir + "/cal.err", stdout: dir + "/cal.out", newProcessGroup: true)
         for (count, next) in [(1, MountMatrixCalibration.Pose.rightEdgeUp), (2, .faceUp)] {
             let got = Self.waitForText(dir + "/cal.out", timeout: 20) { $0.components("got it") >= count || $0.contains("mirror") }
             #expect(got, "\(readText(dir + "/cal.out")) \(readText(dir + "/cal.err"))")
@@ -46,7 +47,7 @@ extension SensorIIOIntegrationTests {
     @Test func calibrateFindsARotatedMountingAndTheDaemonThenPublishesTheTruth() throws {
         let testbed = Testbed()
         let device = try Self.calibrationFixture(testbed)
-        let dir = Self.scratch("calibrate")
+        let dir = temporaryDirectory("calibrate")
         let mounted: [Double] = [0, -1, 0, 1, 0, 0, 0, 0, 1]
         let result = try calibrate(testbed, device, mountedWith: mounted, in: dir)
         #expect(result.status == 0, "\(result.out) \(result.err)")
@@ -61,8 +62,8 @@ extension SensorIIOIntegrationTests {
         let line = result.out.split(separator: "\n").first { $0.hasPrefix("mount-matrix = ") }.map(String.init) ?? ""
         writeBytes(dir + "/o.conf", Array("[sensor]\n\(line)\n".utf8))
         let daemon = try spawn([Self.productsDirectory + "/orientationd", "--config", dir + "/o.conf", "--socket", dir + "/d.sock"],
-                               environment: PrivateSystemBus.processEnvironment, stderr: dir + "/d.err")
-        defer { _ = Self.stopProcess(daemon) }
+                               environment: PrivateSystemBus.processEnvironment, stderr: dir + "/d.err", newProcessGroup: true)
+        defer { _ = stopProcess(daemon) }
         #expect(Self.waitForText(dir + "/d.err") { $0.contains("listening") }, "\(readText(dir + "/d.err"))")
         let client = connectUnix(dir + "/d.sock")
         defer { close(client) }
@@ -79,7 +80,7 @@ extension SensorIIOIntegrationTests {
     @Test func calibrateRefusesAMirroredSensorAndSaysWhy() throws {
         let testbed = Testbed()
         let device = try Self.calibrationFixture(testbed)
-        let dir = Self.scratch("calibrate-mirror")
+        let dir = temporaryDirectory("calibrate-mirror")
         let result = try calibrate(testbed, device, mountedWith: [-1, 0, 0, 0, 1, 0, 0, 0, 1], in: dir)
         #expect(result.status == 1)
         #expect(result.err.contains("mirror image"), "\(result.err)")
@@ -105,7 +106,7 @@ extension SensorIIOIntegrationTests {
     @Test func aReloadedMountMatrixTakesEffectWithoutDroppingTheClient() throws {
         let testbed = Testbed()
         let device = try Self.calibrationFixture(testbed)
-        let dir = Self.scratch("reload-sensor")
+        let dir = temporaryDirectory("reload-sensor")
         // The device upright in portrait, on a sensor mounted a quarter turn off.
         let mounted: [Double] = [0, -1, 0, 1, 0, 0, 0, 0, 1]
         for (axis, value) in zip(["x", "y", "z"], Self.raw(.portrait, mountedWith: mounted)) {
@@ -113,8 +114,8 @@ extension SensorIIOIntegrationTests {
         }
         writeBytes(dir + "/o.conf", Array("[sensor]\nmount-matrix = 1, 0, 0; 0, 1, 0; 0, 0, 1\n".utf8))
         let daemon = try spawn([Self.productsDirectory + "/orientationd", "--config", dir + "/o.conf", "--socket", dir + "/d.sock"],
-                               environment: PrivateSystemBus.processEnvironment, stderr: dir + "/d.err")
-        defer { _ = Self.stopProcess(daemon) }
+                               environment: PrivateSystemBus.processEnvironment, stderr: dir + "/d.err", newProcessGroup: true)
+        defer { _ = stopProcess(daemon) }
         #expect(Self.waitForText(dir + "/d.err") { $0.contains("listening") }, "\(readText(dir + "/d.err"))")
         let client = connectUnix(dir + "/d.sock")
         defer { close(client) }

@@ -5,6 +5,7 @@ import OrientationDaemon
 import OrientationServer
 import SensorIIO
 import Testing
+import TestSupport
 
 /// The daemon's own wiring (OrientationService: socket server, pipeline, udev monitor) with a
 /// umockdev sensor, and a client on the real socket: hotplug as a subscriber sees it.

@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+import TestSupport
 
 /// The real `orientationd` binary under `umockdev-run`, with a fixture accelerometer whose
 /// /dev/iio:device0 plays a scripted feed: a subscriber over the socket sees the turns it holds.
@@ -46,7 +47,7 @@ extension SensorIIOIntegrationTests {
                          Self.productsDirectory + "/orientationd", "--socket", socket, "--log-level", "info"]
         // A clean environment: this test process itself runs under umockdev's preload.
         let environment = ["PATH=/usr/bin:/bin"]
-        let pid = try spawn(arguments, environment: environment, stderr: dir + "/daemon.err")
+        let pid = try spawn(arguments, environment: environment, stderr: dir + "/daemon.err", newProcessGroup: true)
         defer {
             kill(-pid, SIGTERM)
             var status: Int32 = 0
@@ -92,7 +93,7 @@ extension SensorIIOIntegrationTests {
             command += ["-s", "\(extra.node)=\(dir)/feed\(k).script"]
         }
         command += ["--", productsDirectory + "/orientationd"] + arguments.map { $0.replacingDirectory(dir) }
-        let pid = try spawn(command, environment: ["PATH=/usr/bin:/bin"], stderr: dir + "/err.txt", stdout: dir + "/out.txt")
+        let pid = try spawn(command, environment: ["PATH=/usr/bin:/bin"], stderr: dir + "/err.txt", stdout: dir + "/out.txt", newProcessGroup: true)
         if let interruptAfterSamples {
             // Ctrl-C once the recording holds that many samples: to orientationd itself, not to
             // umockdev-run, which would die of it and leave the daemon behind. Polling the file is
@@ -189,39 +190,6 @@ extension SensorIIOIntegrationTests {
 
 // MARK: - Small process and socket helpers (this target has no Foundation)
 
-func writeBytes(_ path: String, _ bytes: [UInt8]) {
-    let file = fopen(path, "w")
-    _ = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
-    fclose(file)
-}
-
-/// Copies a file byte for byte and gives the copy `mode`.
-func copyFile(_ source: String, to destination: String, mode: mode_t = 0o644) throws {
-    guard let input = fopen(source, "r") else { throw TestbedError(description: "cannot read \(source)") }
-    defer { fclose(input) }
-    guard let output = fopen(destination, "w") else { throw TestbedError(description: "cannot write \(destination)") }
-    var buffer = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-        let n = fread(&buffer, 1, buffer.count, input)
-        if n == 0 { break }
-        guard fwrite(buffer, 1, n, output) == n else { fclose(output); throw TestbedError(description: "cannot write \(destination)") }
-    }
-    guard fclose(output) == 0, chmod(destination, mode) == 0 else { throw TestbedError(description: "cannot write \(destination)") }
-}
-
-func readText(_ path: String) -> String {
-    guard let file = fopen(path, "r") else { return "" }
-    defer { fclose(file) }
-    var out: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    while true {
-        let n = fread(&buffer, 1, buffer.count, file)
-        if n == 0 { break }
-        out += buffer[0..<n]
-    }
-    return String(decoding: out, as: UTF8.self)
-}
-
 /// The first process named `name` (its `comm`) among `pid`'s descendants, from /proc.
 func descendant(of pid: pid_t, named name: String) -> pid_t? {
     var queue = [pid]
@@ -234,39 +202,6 @@ func descendant(of pid: pid_t, named name: String) -> pid_t? {
         }
     }
     return nil
-}
-
-/// Spawns in a new process group (so the daemon under umockdev-run can be stopped with it).
-func spawn(_ arguments: [String], environment: [String], stderr: String, stdout: String? = nil) throws -> pid_t {
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    // The test runner's threads block most signals, and a child inherits the spawning thread's
-    // mask: without an explicit empty mask, SIGTERM stays pending forever in a child that does
-    // not unblock it itself (iio-sensor-proxy, a GLib program, is one) and waitpid hangs.
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-    posix_spawnattr_setpgroup(&attributes, 0)
-    var noSignals = sigset_t()
-    sigemptyset(&noSignals)
-    posix_spawnattr_setsigmask(&attributes, &noSignals)
-    var defaults = sigset_t()
-    sigfillset(&defaults)
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    if let stdout { posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
-    let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-    let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup($0) } + [nil]
-    defer {
-        argv.forEach { free($0) }
-        envp.forEach { free($0) }
-        posix_spawn_file_actions_destroy(&actions)
-        posix_spawnattr_destroy(&attributes)
-    }
-    var pid: pid_t = 0
-    let result = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, envp)
-    guard result == 0 else { throw TestbedError(description: "cannot start \(arguments[0]): \(result)") }
-    return pid
 }
 
 extension String {

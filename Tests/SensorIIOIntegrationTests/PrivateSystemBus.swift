@@ -1,5 +1,6 @@
 import CLibSystemd
 import Glibc
+import TestSupport
 
 /// A private `dbus-daemon` configured like Debian's system bus: Debian's own system.conf with
 /// `<listen>` pointed at a temporary socket, the user, pid file and service directories
@@ -35,7 +36,7 @@ final class PrivateSystemBus {
         config = config.replacingAll("</busconfig>", with: "<include>\(Self.repository)/config/net.hadess.SensorProxy.conf</include>\n</busconfig>")
         writeBytes(directory + "/system.conf", Array(config.utf8))
         pid = try spawn(["/usr/bin/dbus-daemon", "--config-file=\(directory)/system.conf", "--nofork", "--nopidfile"],
-                        environment: ["PATH=/usr/bin:/bin"], stderr: directory + "/dbus.err")
+                        environment: ["PATH=/usr/bin:/bin"], stderr: directory + "/dbus.err", newProcessGroup: true)
         let deadline = monotonicNow() + 10
         var client = connectUnix(socket)
         while client < 0, monotonicNow() < deadline {
@@ -131,33 +132,4 @@ final class BusClient {
     }
 
     deinit { close() }
-}
-
-extension String {
-    func replacingAll(_ target: String, with replacement: String) -> String {
-        var result = ""
-        var rest = Substring(self)
-        while let range = rest.range(ofText: target) {
-            result += rest[..<range.lowerBound] + replacement
-            rest = rest[range.upperBound...]
-        }
-        return result + rest
-    }
-
-    func replacingRegion(from start: String, to end: String, with replacement: String) -> String {
-        guard let a = Substring(self).range(ofText: start), let b = self[a.upperBound...].range(ofText: end) else { return self }
-        return String(self[..<a.lowerBound]) + replacement + self[b.upperBound...]
-    }
-}
-
-extension Substring {
-    func range(ofText needle: String) -> Range<Index>? {
-        guard !needle.isEmpty else { return nil }
-        var index = startIndex
-        while index < endIndex {
-            if self[index...].hasPrefix(needle) { return index..<self.index(index, offsetBy: needle.count) }
-            index = self.index(after: index)
-        }
-        return nil
-    }
 }

@@ -2,6 +2,7 @@ import Glibc
 import OrientationCore
 import SensorProxyBus
 import Testing
+import TestSupport
 
 /// Issue 7: orientationd as net.hadess.SensorProxy on a private system bus, against real clients
 /// written by others (Debian's `monitor-sensor`, `gdbus`) and the real iio-sensor-proxy 3.0 on
@@ -12,27 +13,9 @@ extension SensorIIOIntegrationTests {
             && access("/usr/bin/gdbus", X_OK) == 0
     }
 
-    /// A scratch directory.
-    static func scratch(_ name: String) -> String {
-        var template = Array("/tmp/orientationd-\(name)-XXXXXX".utf8CString)
-        return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
-    }
-
     /// Waits (polling a file: its growth is not awaitable) until `predicate` holds for its text.
     static func waitForText(_ path: String, timeout: Double = 15, _ predicate: (String) -> Bool) -> Bool {
-        let deadline = monotonicNow() + timeout
-        repeat {
-            if predicate(readText(path)) { return true }
-            usleep(20_000)
-        } while monotonicNow() < deadline
-        return false
-    }
-
-    static func stopProcess(_ pid: pid_t, _ signal: Int32 = SIGTERM) -> Int32 {
-        kill(pid, signal)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
-        return status
+        waitUntil(timeout: timeout, every: 0.02) { predicate(readText(path)) }
     }
 
     /// The orientations monitor-sensor printed, `undefined` left out.
@@ -83,11 +66,11 @@ extension SensorIIOIntegrationTests {
             let command = daemon == "orientationd"
                 ? [Self.productsDirectory + "/orientationd", "--dbus", "--socket", dir + "/d.sock", "--log-level", "debug"]
                 : ["/usr/sbin/iio-sensor-proxy"]
-            let server = try spawn(command, environment: bus.inheritedEnvironment + ["G_MESSAGES_DEBUG=all"], stderr: dir + "/daemon.err")
-            defer { _ = Self.stopProcess(server) }
+            let server = try spawn(command, environment: bus.inheritedEnvironment + ["G_MESSAGES_DEBUG=all"], stderr: dir + "/daemon.err", newProcessGroup: true)
+            defer { _ = stopProcess(server) }
             let monitor = try spawn(["/usr/bin/monitor-sensor"], environment: bus.clientEnvironment, stderr: dir + "/monitor.err",
-                                    stdout: dir + "/monitor.out")
-            defer { _ = Self.stopProcess(monitor, SIGKILL) }
+                                    stdout: dir + "/monitor.out", newProcessGroup: true)
+            defer { _ = stopProcess(monitor, SIGKILL) }
             // The peer announces "undefined" when claimed, before its first reading; orientationd
             // publishes its first orientation directly. Compared: the orientations themselves.
             #expect(Self.waitForText(dir + "/monitor.out") { Self.orientationChanges($0).count == 1 },
@@ -100,7 +83,7 @@ extension SensorIIOIntegrationTests {
             published[daemon] = Self.orientationChanges(readText(dir + "/monitor.out"))
             let introspect = try spawn(["/usr/bin/gdbus", "introspect", "--system", "--dest", "net.hadess.SensorProxy",
                                         "--object-path", "/net/hadess/SensorProxy"],
-                                       environment: bus.clientEnvironment, stderr: dir + "/introspect.err", stdout: dir + "/introspect.out")
+                                       environment: bus.clientEnvironment, stderr: dir + "/introspect.err", stdout: dir + "/introspect.out", newProcessGroup: true)
             var status: Int32 = 0
             waitpid(introspect, &status, 0)
             introspection[daemon] = readText(dir + "/introspect.out")
@@ -125,7 +108,7 @@ extension SensorIIOIntegrationTests {
         let log = PrivateSystemBus.repository + "/data/xio-fusion/handheld.log"
         // What the detector publishes for this log, mapped as the facade maps it.
         let replay = try spawn([Self.productsDirectory + "/orientationctl", "replay", log], environment: ["PATH=/usr/bin:/bin"],
-                               stderr: dir + "/replay.err", stdout: dir + "/replay.out")
+                               stderr: dir + "/replay.err", stdout: dir + "/replay.out", newProcessGroup: true)
         var status: Int32 = 0
         waitpid(replay, &status, 0)
         var state = SensorProxyState(hasAccelerometer: true)
@@ -137,12 +120,12 @@ extension SensorIIOIntegrationTests {
         }
         #expect(expected.count >= 4, "\(readText(dir + "/replay.out"))")
         let server = try spawn([Self.productsDirectory + "/orientationd", "--dbus", "--replay", log, "--speed", "max", "--exit-when-done",
-                                "--socket", dir + "/d.sock"], environment: bus.clientEnvironment, stderr: dir + "/daemon.err")
-        defer { _ = Self.stopProcess(server) }
+                                "--socket", dir + "/d.sock"], environment: bus.clientEnvironment, stderr: dir + "/daemon.err", newProcessGroup: true)
+        defer { _ = stopProcess(server) }
         #expect(Self.waitForText(dir + "/daemon.err") { $0.contains("serving net.hadess.SensorProxy") }, "\(readText(dir + "/daemon.err"))")
         let monitor = try spawn(["/usr/bin/monitor-sensor"], environment: bus.clientEnvironment, stderr: dir + "/monitor.err",
-                                stdout: dir + "/monitor.out")
-        defer { _ = Self.stopProcess(monitor, SIGKILL) }
+                                stdout: dir + "/monitor.out", newProcessGroup: true)
+        defer { _ = stopProcess(monitor, SIGKILL) }
         #expect(Self.waitForText(dir + "/monitor.out") { $0.contains("iio-sensor-proxy vanished") },
                 "the replay ran to its end and the daemon left: \(readText(dir + "/monitor.out")) \(readText(dir + "/daemon.err"))")
         let text = readText(dir + "/monitor.out")
@@ -154,11 +137,11 @@ extension SensorIIOIntegrationTests {
         let link = dir + "/monitor-sensor"
         #expect(symlink(Self.productsDirectory + "/orientationctl", link) == 0)
         let second = try spawn([Self.productsDirectory + "/orientationd", "--replay", log, "--speed", "max", "--exit-when-done",
-                                "--socket", dir + "/second.sock"], environment: ["PATH=/usr/bin:/bin"], stderr: dir + "/second.err")
-        defer { _ = Self.stopProcess(second) }
+                                "--socket", dir + "/second.sock"], environment: ["PATH=/usr/bin:/bin"], stderr: dir + "/second.err", newProcessGroup: true)
+        defer { _ = stopProcess(second) }
         let ours = try spawn([link, "--socket", dir + "/second.sock"], environment: ["PATH=/usr/bin:/bin"],
-                             stderr: dir + "/ours.err", stdout: dir + "/ours.out")
-        defer { _ = Self.stopProcess(ours, SIGKILL) }
+                             stderr: dir + "/ours.err", stdout: dir + "/ours.out", newProcessGroup: true)
+        defer { _ = stopProcess(ours, SIGKILL) }
         #expect(Self.waitForText(dir + "/ours.out") { $0.contains("iio-sensor-proxy vanished") },
                 "\(readText(dir + "/ours.out")) \(readText(dir + "/ours.err")) \(readText(dir + "/second.err"))")
         #expect(readText(dir + "/ours.out") == text)
@@ -183,13 +166,13 @@ extension SensorIIOIntegrationTests {
         try copyFile(PrivateSystemBus.repository + "/data/xio-fusion/handheld.log", to: log)
         try copyFile(Self.productsDirectory + "/orientationd", to: daemon, mode: 0o755)
         let server = try spawn([Self.productsDirectory + "/orientationd", "--dbus", "--replay", log, "--socket", dir + "/d.sock"],
-                               environment: bus.clientEnvironment, stderr: dir + "/daemon.err")
-        defer { _ = Self.stopProcess(server) }
+                               environment: bus.clientEnvironment, stderr: dir + "/daemon.err", newProcessGroup: true)
+        defer { _ = stopProcess(server) }
         #expect(Self.waitForText(dir + "/daemon.err") { $0.contains("serving net.hadess.SensorProxy") }, "\(readText(dir + "/daemon.err"))")
         let nobody = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
         func gdbusAsNobody(_ name: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
             let pid = try spawn(nobody + ["/usr/bin/gdbus", "call", "--system", "--dest", "net.hadess.SensorProxy"] + arguments,
-                                environment: bus.clientEnvironment, stderr: dir + "/\(name).err", stdout: dir + "/\(name).out")
+                                environment: bus.clientEnvironment, stderr: dir + "/\(name).err", stdout: dir + "/\(name).out", newProcessGroup: true)
             var status: Int32 = 0
             waitpid(pid, &status, 0)
             return (status, readText(dir + "/\(name).out") + readText(dir + "/\(name).err"))
@@ -213,8 +196,8 @@ extension SensorIIOIntegrationTests {
         mkdir(userDir, 0o777)
         chmod(userDir, 0o777)
         let user = try spawn(nobody + [daemon, "--dbus", "--replay", log, "--socket", userDir + "/d.sock"],
-                             environment: bus.clientEnvironment, stderr: dir + "/user.err")
-        defer { _ = Self.stopProcess(user) }
+                             environment: bus.clientEnvironment, stderr: dir + "/user.err", newProcessGroup: true)
+        defer { _ = stopProcess(user) }
         #expect(Self.waitForText(dir + "/user.err") { $0.contains("does not let this user own net.hadess.SensorProxy") },
                 "\(readText(dir + "/user.err"))")
         let client = connectUnix(userDir + "/d.sock")
@@ -235,8 +218,8 @@ extension SensorIIOIntegrationTests {
         let log = PrivateSystemBus.repository + "/data/xio-fusion/handheld.log"
         let socket = dir + "/d.sock"
         let server = try spawn([Self.productsDirectory + "/orientationd", "--dbus", "--replay", log, "--loop", "--speed", "4",
-                                "--socket", socket], environment: bus.clientEnvironment, stderr: dir + "/daemon.err")
-        defer { _ = Self.stopProcess(server) }
+                                "--socket", socket], environment: bus.clientEnvironment, stderr: dir + "/daemon.err", newProcessGroup: true)
+        defer { _ = stopProcess(server) }
         #expect(Self.waitForText(dir + "/daemon.err") { $0.contains("serving net.hadess.SensorProxy") }, "\(readText(dir + "/daemon.err"))")
         func sensorActive() -> Bool? {
             let client = connectUnix(socket)
@@ -258,7 +241,7 @@ extension SensorIIOIntegrationTests {
         // GetAll without a claim, from a real client.
         let getAll = try spawn(["/usr/bin/gdbus", "call", "--system", "--dest", "net.hadess.SensorProxy", "--object-path",
                                 "/net/hadess/SensorProxy", "--method", "org.freedesktop.DBus.Properties.GetAll", "net.hadess.SensorProxy"],
-                               environment: bus.clientEnvironment, stderr: dir + "/getall.err", stdout: dir + "/getall.out")
+                               environment: bus.clientEnvironment, stderr: dir + "/getall.err", stdout: dir + "/getall.out", newProcessGroup: true)
         var status: Int32 = 0
         waitpid(getAll, &status, 0)
         #expect(readText(dir + "/getall.out").contains("'HasAccelerometer': <true>"), "\(readText(dir + "/getall.out")) \(readText(dir + "/getall.err"))")

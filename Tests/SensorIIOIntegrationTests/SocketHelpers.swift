@@ -1,4 +1,5 @@
 import Glibc
+import TestSupport
 
 // Plain Unix-socket client helpers for this target (it has no Foundation). Reads wait with
 // poll(2) up to a deadline; nothing sleeps.
@@ -37,10 +38,3 @@ func readLine(_ fd: Int32, timeout: Double) -> String? {
         pending[fd, default: []] += buffer[0..<n]
     }
 }
-
-func monotonicNow() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
-}
-

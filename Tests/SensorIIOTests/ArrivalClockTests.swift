@@ -22,6 +22,10 @@ import Testing
         .init(name: "claims 50 Hz, delivers 100 Hz, batch 5", claimed: 50, real: 100, batch: 5, jitter: 0.2),
         .init(name: "claims 50 Hz, delivers 100 Hz, batch 25", claimed: 50, real: 100, batch: 25, jitter: 0.5),
         .init(name: "claims 200 Hz, delivers 25 Hz, batch 5", claimed: 200, real: 25, batch: 5, jitter: 0.1),
+        // Far faster than claimed: refills come sooner than a quarter of the claimed batch time,
+        // which must not read as a starved reader's backlog (issue 22, item 13).
+        .init(name: "claims 25 Hz, delivers 200 Hz, batch 1", claimed: 25, real: 200, batch: 1, jitter: 0),
+        .init(name: "claims 25 Hz, delivers 400 Hz, batch 5", claimed: 25, real: 400, batch: 5, jitter: 0.2),
     ]
 
     @Test(arguments: cases)

@@ -36,3 +36,19 @@ import Testing
         #expect(abs(times[1] - times[0] - 0.01) < 1e-9)
     }
 }
+
+/// Kernel stamps closer than the log can tell apart (a driver that stamps a FIFO's scans with one
+/// interrupt time, or repeats a stamp): mapped at least the minimum spacing apart (issue 22,
+/// item 13).
+@Suite struct KernelClockMapperSpacingTests {
+    @Test(arguments: [0.0, 1e-9, 4e-7, 1.5e-6])
+    func stampsCloserThanTheMinimumAreSpreadToIt(gap: Double) {
+        var mapper = KernelClockMapper()
+        let base = 345_678.123_456_7
+        let kernel = (0..<8).map { base + Double($0) * gap }
+        let times = mapper.map(kernel, arrival: kernel.last! + 0.001) + mapper.map(kernel.map { $0 + 0.01 }, arrival: kernel.last! + 0.011)
+        let spacings = zip(times, times.dropFirst()).map { $1 - $0 }
+        #expect(spacings.allSatisfy { $0 >= ArrivalClock.minimumSpacing * 0.999 }, "\(spacings)")
+        #expect(mapper.steps == 0)
+    }
+}

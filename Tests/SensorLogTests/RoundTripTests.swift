@@ -202,3 +202,35 @@ func nonFiniteAccelerationAndGyroAreKept(cell: String) throws {
     expectClose(try reader.readAll(), samples, hasGyro: false)
     #expect(throws: SensorLogError.self) { try writer.flush() }
 }
+
+/// Times closer than the log's 6 decimals can show (issue 22, item 13): a row that would print the
+/// previous row's time is refused, so a written log always reads back; times further apart than
+/// the resolution, even by rounding's width, are kept.
+@Test(arguments: [
+    (345_678.123_456_7, 4e-7, false),
+    (345_678.123_456_7, 9.99e-7, true),     // .4567 → .4577: the printed times differ
+    (0.000_000_4, 4e-7, true),              // 0.000000 then 0.000001 (0.0000008 rounds up)
+    (0.000_001_1, 1e-7, false),             // both print 0.000001
+    (-0.000_000_4, 3e-7, false),            // -0.0000004 and -0.0000001 both print 0.000000
+    (12.5, 1e-6, true),
+])
+func writerRefusesTimesThatWouldPrintEqual(first: Double, gap: Double, accepted: Bool) throws {
+    var writer = try SensorLogWriter(metadata: SensorLogMetadata(), includesGyroscope: false)
+    try writer.write(Sample(time: first, acceleration: .zero))
+    if accepted {
+        try writer.write(Sample(time: first + gap, acceleration: .zero))
+        var reader = try SensorLogReader(bytes: writer.bytes, name: "memory")
+        #expect(try reader.next() != nil)
+        #expect(try reader.next() != nil)
+    } else {
+        #expect(throws: SensorLogError(file: "memory", line: 4, kind: .timeBelowResolution(time: first + gap, previous: first))) {
+            try writer.write(Sample(time: first + gap, acceleration: .zero))
+        }
+        // Nothing was written for the refused row, and the writer goes on.
+        try writer.write(Sample(time: first + 1e-3, acceleration: .zero))
+        var reader = try SensorLogReader(bytes: writer.bytes, name: "memory")
+        var count = 0
+        while try reader.next() != nil { count += 1 }
+        #expect(count == 2)
+    }
+}

@@ -1,0 +1,130 @@
+import CLibIIO
+import Glibc
+import OrientationCore
+import OwnerThreads
+
+extension IIOReadLoop {
+    /// Buffered reading: enable the channels, let the driver batch `batch` samples per wake-up.
+    func stream(_ owner: OwnerThread, context: OpaquePointer, device: OpaquePointer, accel: [Axis], gyro: [Axis], batch: Int) throws(IIOError) {
+        selectTrigger(context: context, device: device)
+        let timestamp = iio_device_find_channel(device, "timestamp", false)
+        if timestamp != nil {
+            // Scans stamped on CLOCK_MONOTONIC cannot jump with NTP or a manual clock change;
+            // where the driver has no such attribute, KernelClockMapper catches the steps.
+            _ = iio_device_attr_write(device, "current_timestamp_clock", "monotonic\n")
+        }
+        var kernelClock = KernelClockMapper()
+        for axis in accel + gyro { iio_channel_enable(axis.channel) }
+        if let timestamp { iio_channel_enable(timestamp) }
+        if let frequency = plan.samplingFrequency {
+            _ = iio_device_attr_write_double(device, "sampling_frequency", frequency)
+        }
+        guard let buffer = iio_device_create_buffer(device, max(batch, 1), false) else {
+            throw .cannotOpenBuffer(device: plan.device, errno: errno)
+        }
+        // A stop cancels a refill in progress (iio_buffer_cancel is thread-safe by libiio's
+        // contract); the hook goes before the buffer does.
+        let handle = BufferHandle(buffer)
+        owner.setCancelHook { iio_buffer_cancel(handle.buffer) }
+        defer {
+            owner.setCancelHook(nil)
+            iio_buffer_destroy(buffer)  // disables the buffer: buffer/enable returns to 0
+        }
+        if owner.isStopping { return }  // stopped before the hook was in place
+        // Without a timestamp channel, stamp from arrivals, starting from the rate the driver
+        // reports after the write (it may round or ignore the request), and following the rate
+        // it really delivers (issue 10: stamps from the requested rate went backwards).
+        var reported: Double = 0
+        let rate = iio_device_attr_read_double(device, "sampling_frequency", &reported) == 0 && reported > 0
+            ? reported : (plan.samplingFrequency ?? 100)
+        var clock = ArrivalClock(rate: rate)
+        // libiio gives up on a refill (and drops what it read) when the whole batch has not
+        // arrived within the context's timeout: at 100 Hz a batch of 25 takes 250 ms, exactly
+        // the default, and never completed. Allow two batches' worth, at least 250 ms.
+        let batchMilliseconds = 2000 * Double(max(batch, 1)) / max(min(rate, plan.samplingFrequency ?? rate), 0.1)
+        iio_context_set_timeout(context, UInt32(max(250, min(10_000, batchMilliseconds.rounded(.up)))))
+        var lastGood = Self.monotonic()
+        var suspend = SuspendWatch(clocks: clocks)
+        while !owner.isStopping {
+            let bytes = iio_buffer_refill(buffer)
+            let now = Self.monotonic()
+            if owner.isStopping { return }  // a cancelled refill
+            // After a resume: what this refill holds is from before the suspend (it must not
+            // decide anything now), and some drivers deliver nothing more until re-enabled.
+            // Throwing closes the buffer; the pipeline reopens at once.
+            if let slept = suspend.sleptSinceLastCheck() {
+                throw .resumedFromSuspend(device: plan.device, seconds: slept)
+            }
+            if bytes < 0 {
+                if -bytes == Int(ETIMEDOUT) || -bytes == Int(EAGAIN) {
+                    if now - lastGood > plan.stallTimeout {
+                        throw .stalled(device: plan.device, seconds: plan.stallTimeout)
+                    }
+                    continue
+                }
+                throw .readFailed(device: plan.device, errno: Int32(-bytes))
+            }
+            if bytes == 0 { continue }
+            lastGood = now
+            let step = iio_buffer_step(buffer)
+            guard step > 0, let end = iio_buffer_end(buffer) else { continue }
+            let all = accel + gyro
+            var pointers = all.map { iio_buffer_first(buffer, $0.channel)! }
+            var index = 0
+            let count = (end - pointers[0]) / step
+            var times: [Double]
+            if let channel = timestamp, var current = iio_buffer_first(buffer, channel) {
+                var kernel: [Double] = []
+                kernel.reserveCapacity(count)
+                for _ in 0..<count {
+                    var nanoseconds: Int64 = 0
+                    iio_channel_convert(channel, &nanoseconds, current)
+                    kernel.append(Double(nanoseconds) / 1e9)
+                    current += step
+                }
+                times = kernelClock.map(kernel, arrival: now)
+            } else {
+                times = clock.stamps(count: count, arrival: now)
+            }
+            while pointers[0] < end {
+                var raw: [Double] = []
+                for (k, axis) in all.enumerated() {
+                    raw.append(Self.convert(axis, pointers[k]))
+                    pointers[k] += step
+                }
+                let time = index < times.count ? times[index] : now
+                let a = vector(accel) { axis in raw[accel.firstIndex { $0.channel == axis.channel }!] }
+                let w: Vector3? = gyro.isEmpty ? nil : vector(gyro) { axis in raw[accel.count + gyro.firstIndex { $0.channel == axis.channel }!] }
+                deliver(time: time, a, w)
+                index += 1
+            }
+        }
+    }
+
+    /// Most I²C accelerometers and HID sensors only fill their buffer when a trigger is set.
+    /// Keep one that is already set; otherwise take the device's own, named `<name>-dev<N>` by
+    /// the kernel's convention. Devices without trigger support are left alone.
+    func selectTrigger(context: OpaquePointer, device: OpaquePointer) {
+        var current: OpaquePointer? = nil
+        let status = iio_device_get_trigger(device, &current)
+        guard status == 0 || status == -Int32(ENODEV), current == nil else { return }
+        guard let name = iio_device_get_name(device).map({ String(cString: $0) }),
+              let id = iio_device_get_id(device).map({ String(cString: $0) }) else { return }
+        let wanted = "\(name)-dev\(id.reversed().prefix { $0.isNumber }.reversed().map(String.init).joined())"
+        for index in 0..<iio_context_get_devices_count(context) {
+            guard let candidate = iio_context_get_device(context, index), iio_device_is_trigger(candidate),
+                  iio_device_get_name(candidate).map({ String(cString: $0) }) == wanted else { continue }
+            _ = iio_device_set_trigger(device, candidate)
+            return
+        }
+    }
+}
+
+/// A libiio buffer handed to ``OwnerThread/setCancelHook(_:)``: the only call made through it
+/// from another thread is `iio_buffer_cancel`, which libiio documents as thread-safe, and the
+/// owner removes the hook (under the owner's lock) before it destroys the buffer.
+private struct BufferHandle: @unchecked Sendable {
+    let buffer: OpaquePointer
+    init(_ buffer: OpaquePointer) { self.buffer = buffer }
+}
+

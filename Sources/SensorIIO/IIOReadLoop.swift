@@ -1,0 +1,105 @@
+import CLibIIO
+import Glibc
+import OrientationCore
+import OwnerThreads
+
+/// What runs on an ``IIOReader``'s thread; every libiio handle lives in its stack frames. It
+/// opens the device and reads it one of two ways: ``stream(_:context:device:accel:gyro:batch:)``
+/// (buffered, IIOReadLoop+Buffered.swift) or ``poll(_:accel:gyro:rate:)`` (attributes on a
+/// clock, IIOReadLoop+Polled.swift).
+struct IIOReadLoop: Sendable {
+    let plan: IIOReadPlan
+    let clocks: SystemClocks
+    let continuation: AsyncThrowingStream<Sample, Error>.Continuation
+
+    // MARK: - The reader thread
+
+    func run(_ owner: OwnerThread) {
+        do {
+            try read(owner)
+            continuation.finish()
+        } catch {
+            continuation.finish(throwing: error)
+        }
+    }
+
+    struct Axis: Hashable {
+        static func == (a: Axis, b: Axis) -> Bool { a.channel == b.channel }
+        func hash(into hasher: inout Hasher) { hasher.combine(channel) }
+        let channel: OpaquePointer
+        let scale: Double
+        let offset: Double
+        let bytes: Int
+        let signed: Bool
+    }
+
+    private func read(_ owner: OwnerThread) throws(IIOError) {
+        guard let context = iio_create_local_context() else {
+            throw .cannotCreateContext(errno: errno)
+        }
+        defer { iio_context_destroy(context) }
+        iio_context_set_timeout(context, 250)
+        guard let device = iio_context_find_device(context, plan.device) else {
+            throw .deviceGone(plan.device)
+        }
+        let accel = try axes(device, plan.family.rawValue)
+        let gyro = plan.readsGyroscope && plan.family == .accelerometer ? try axes(device, "anglvel") : []
+        switch plan.mode {
+        case .polled(let rate):
+            try poll(owner, accel: accel, gyro: gyro, rate: rate)
+        case .buffered(let batch):
+            try stream(owner, context: context, device: device, accel: accel, gyro: gyro, batch: batch)
+        }
+    }
+
+    func axes(_ device: OpaquePointer, _ kind: String) throws(IIOError) -> [Axis] {
+        var result: [Axis] = []
+        for axis in ["x", "y", "z"] {
+            guard let channel = iio_device_find_channel(device, "\(kind)_\(axis)", false) else {
+                throw .missingChannel(device: plan.device, channel: "\(kind)_\(axis)")
+            }
+            var scale = 1.0, offset = 0.0
+            if iio_channel_attr_read_double(channel, "scale", &scale) != 0 { scale = 1 }
+            if iio_channel_attr_read_double(channel, "offset", &offset) != 0 { offset = 0 }
+            let format = iio_channel_get_data_format(channel)!.pointee
+            result.append(Axis(channel: channel, scale: scale, offset: offset, bytes: Int(format.length) / 8, signed: format.is_signed))
+        }
+        return result
+    }
+
+    func vector(_ axes: [Axis], _ raw: (Axis) -> Double) -> Vector3 {
+        let v = axes.map { (raw($0) + $0.offset) * $0.scale }
+        return plan.mountMatrix.apply(Vector3(v[0], v[1], v[2]))
+    }
+
+    /// A gyroscope-only device's main vector is its angular rate.
+    func deliver(time: Double, _ main: Vector3, _ gyro: Vector3?) {
+        switch plan.family {
+        case .accelerometer: continuation.yield(Sample(time: time, acceleration: main, angularRate: gyro))
+        case .gyroscope: continuation.yield(Sample(time: time, acceleration: .zero, angularRate: main))
+        }
+    }
+
+    /// libiio converts the scan bytes (endianness, shift, sign extension) into a host integer of
+    /// the channel's storage size.
+    static func convert(_ axis: Axis, _ source: UnsafeMutableRawPointer) -> Double {
+        var storage: UInt64 = 0
+        iio_channel_convert(axis.channel, &storage, source)
+        switch (axis.bytes, axis.signed) {
+        case (1, true): return Double(Int8(truncatingIfNeeded: storage))
+        case (2, true): return Double(Int16(truncatingIfNeeded: storage))
+        case (4, true): return Double(Int32(truncatingIfNeeded: storage))
+        case (8, true): return Double(Int64(bitPattern: storage))
+        case (1, false): return Double(UInt8(truncatingIfNeeded: storage))
+        case (2, false): return Double(UInt16(truncatingIfNeeded: storage))
+        case (4, false): return Double(UInt32(truncatingIfNeeded: storage))
+        default: return Double(storage)
+        }
+    }
+
+    static func monotonic() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+    }
+}
