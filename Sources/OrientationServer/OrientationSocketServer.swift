@@ -41,7 +41,8 @@ public final class OrientationSocketServer: Sendable {
     ///   - onStateChange: called (on the hub's loop) after every change of the published state.
     public static func start(configuration: ServerConfiguration, logger: Logger, listeningSocket: Int32? = nil,
                              onClaimChange: @escaping @Sendable (Bool) -> Void,
-                             onStateChange: @escaping @Sendable (OrientationState) -> Void = { _ in }) async throws -> OrientationSocketServer {
+                             onStateChange: @escaping @Sendable (OrientationState) -> Void = { _ in },
+                             sensorStatus: SensorStatus? = nil) async throws -> OrientationSocketServer {
         let privileges = try PrivilegePolicy(uids: configuration.privilegedUIDs, group: configuration.privilegedGroup)
         // Our own socket is bound here, with its mode and group from the start (SocketPath);
         // systemd's is adopted as it is. NIO then serves either descriptor.
@@ -60,8 +61,12 @@ public final class OrientationSocketServer: Sendable {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let loop = group.next()
         let boundHub = try await loop.submit {
-            NIOLoopBound(SubscriptionHub(eventLoop: loop, configuration: configuration, privileges: privileges,
-                                         logger: logger, onClaimChange: onClaimChange, onStateChange: onStateChange), eventLoop: loop)
+            let hub = SubscriptionHub(eventLoop: loop, configuration: configuration, privileges: privileges,
+                                      logger: logger, onClaimChange: onClaimChange, onStateChange: onStateChange)
+            // The sensor's state from the first hello on (a client can connect the moment the
+            // socket listens).
+            if let sensorStatus { hub.setSensorStatus(sensorStatus) }
+            return NIOLoopBound(hub, eventLoop: loop)
         }.get()
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelInitializer { channel in
