@@ -112,7 +112,11 @@ struct DaemonSettings {
                 return entry.value
             }
             switch entry.name {
-            case "socket": server.socketPath = entry.value
+            case "socket":
+                // What binding would refuse at startup, said now (a Unix socket path holds 107 bytes).
+                guard !entry.value.isEmpty else { throw fail("must be a path, not empty") }
+                guard entry.value.utf8.count <= 107 else { throw fail("is \(entry.value.utf8.count) bytes long; a Unix socket path holds at most 107") }
+                server.socketPath = entry.value
             case "socket-mode":
                 guard let mode = UInt32(entry.value, radix: 8), mode <= 0o777 else { throw fail("must be octal such as 0660, not \"\(entry.value)\"") }
                 server.socketMode = mode

@@ -31,6 +31,16 @@ import Testing
         #expect(daemon.stderr.contains("\(config):3: \(row.expected)"), "\(daemon.stderr)")
     }
 
+    /// A socket path the daemon could not bind is refused by the check too, with its line.
+    @Test func aSocketPathTooLongToBindFailsTheCheck() throws {
+        let dir = temporaryDirectory()
+        let config = dir + "/s.conf"
+        writeFile(config, "[server]\nsocket = /run/\(String(repeating: "x", count: 120))/o.sock\n")
+        let check = try ChildProcess([Build.orientationd, "--check-config", config], directory: dir)
+        #expect(check.wait() == 1)
+        #expect(check.stderr.contains("\(config):2: socket: is 132 bytes long; a Unix socket path holds at most 107"), "\(check.stderr)")
+    }
+
     @Test func calibratesLineIsValid() throws {
         let dir = temporaryDirectory()
         let config = dir + "/m.conf"

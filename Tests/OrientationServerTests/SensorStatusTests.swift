@@ -68,6 +68,21 @@ import Testing
         #expect(daemon.terminate() == 0, "\(daemon.stderr)")
     }
 
+    /// `follow` keeps standard output for its decisions and says on standard error why nothing
+    /// rotates.
+    @Test func followSaysWhyNothingRotates() throws {
+        let dir = temporaryDirectory()
+        let socket = dir + "/d.sock"
+        let daemon = try ChildProcess([Build.orientationd, "--sensor", "no-such-sensor-here", "--socket", socket], directory: dir)
+        #expect(waitForSocket(socket))
+        let follow = try ChildProcess([Build.orientationctl, "follow", "--socket", socket], directory: dir)
+        #expect(follow.waitForStderr(containing: "orientationctl: sensor absent: cannot open iio: no display accelerometer found; see orientationd --list-sensors",
+                                     timeout: 20), "\(follow.stderr)")
+        #expect(!follow.stdout.contains("sensor"), "\(follow.stdout)")
+        _ = follow.terminate()
+        #expect(daemon.terminate() == 0)
+    }
+
     /// A replay: opening, open, and ended once the log is over; seq counts only orientation
     /// changes (the sensor's messages keep it).
     @Test func aReplayIsOpenedOpenAndThenEnded() throws {
