@@ -100,11 +100,13 @@ release: setup
 manuals: setup
 	$(SWIFT) build --product orientationd
 	$(SWIFT) build --product orientationctl
-	$(SWIFT) package plugin generate-manual --configuration debug --date $(MANUAL_DATE) --section 8 >/dev/null
 	mkdir -p .build/manuals
-	cp .build/plugins/GenerateManual/outputs/orientationd/orientationd.8 .build/manuals/orientationd.8
-	$(SWIFT) package plugin generate-manual --configuration debug --date $(MANUAL_DATE) --section 1 >/dev/null
-	cp .build/plugins/GenerateManual/outputs/orientationctl/orientationctl.1 .build/manuals/orientationctl.1
+	# From the programs' own option tables (every character kept) and man/*.extra (FILES,
+	# SIGNALS, EXIT STATUS, ENVIRONMENT…): scripts/manpage.py.
+	.build/debug/orientationd --experimental-dump-help > .build/manuals/orientationd.json
+	scripts/manpage.py .build/manuals/orientationd.json 8 $(MANUAL_DATE) man/orientationd.8.extra > .build/manuals/orientationd.8
+	.build/debug/orientationctl --experimental-dump-help > .build/manuals/orientationctl.json
+	scripts/manpage.py .build/manuals/orientationctl.json 1 $(MANUAL_DATE) man/orientationctl.1.extra > .build/manuals/orientationctl.1
 	.build/debug/orientationctl parameters > .build/manuals/parameters.txt
 	scripts/config-manpage.py config/orientationd.conf .build/manuals/parameters.txt $(MANUAL_DATE) > .build/manuals/orientationd.conf.5
 

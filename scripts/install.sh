@@ -12,7 +12,9 @@
 #     /etc/dbus-1/system.d (Debian's dbus reads only those two);
 #   - the configuration into /etc/orientationd/orientationd.conf, never over an existing one;
 #   - man pages orientationd(8), orientationctl(1), orientationd.conf(5) and bash, zsh and fish
-#     completions for orientationctl.
+#     completions for orientationctl;
+#   - the documents the manuals point to (README, DETECTOR, PROTOCOL, DBUS) into
+#     $PREFIX/share/doc/orientationd.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -35,6 +37,9 @@ mandir=$PREFIX/share/man
 completions_bash=$PREFIX/share/bash-completion/completions
 completions_zsh=$PREFIX/share/zsh/vendor-completions
 completions_fish=$PREFIX/share/fish/vendor_completions.d
+# The documents the manuals and the configuration point to.
+docdir=$PREFIX/share/doc/orientationd
+docs=(README.md docs/DETECTOR.md docs/PROTOCOL.md docs/DBUS.md)
 
 # Every file install lays out (uninstall removes exactly these; the configuration only when it
 # is still the shipped one).
@@ -46,6 +51,7 @@ files=(
     "$mandir/man8/orientationd.8" "$mandir/man1/orientationctl.1" "$mandir/man5/orientationd.conf.5"
     "$completions_bash/orientationctl" "$completions_zsh/_orientationctl" "$completions_fish/orientationctl.fish"
 )
+for doc in "${docs[@]}"; do files+=("$docdir/${doc##*/}"); done
 config=$SYSCONFDIR/orientationd/orientationd.conf
 
 case "$action" in
@@ -58,7 +64,8 @@ install)
     done
     install -d "$DESTDIR$bindir" "$DESTDIR$UNITDIR" "$DESTDIR$UDEVRULESDIR" "$DESTDIR$DBUSPOLICYDIR" \
         "$DESTDIR$mandir/man1" "$DESTDIR$mandir/man5" "$DESTDIR$mandir/man8" \
-        "$DESTDIR$completions_bash" "$DESTDIR$completions_zsh" "$DESTDIR$completions_fish" "$DESTDIR$SYSCONFDIR/orientationd"
+        "$DESTDIR$completions_bash" "$DESTDIR$completions_zsh" "$DESTDIR$completions_fish" "$DESTDIR$SYSCONFDIR/orientationd" \
+        "$DESTDIR$docdir"
     install -m 0755 "$BUILD/orientationd" "$BUILD/orientationctl" "$DESTDIR$bindir/"
     ln -sf orientationctl "$DESTDIR$bindir/monitor-sensor"
     for unit in orientationd.service orientationd.socket; do
@@ -70,6 +77,7 @@ install)
     install -m 0644 "$MANUALS/orientationd.8" "$DESTDIR$mandir/man8/"
     install -m 0644 "$MANUALS/orientationctl.1" "$DESTDIR$mandir/man1/"
     install -m 0644 "$MANUALS/orientationd.conf.5" "$DESTDIR$mandir/man5/"
+    install -m 0644 "${docs[@]}" "$DESTDIR$docdir/"
     "$BUILD/orientationctl" --generate-completion-script bash > "$DESTDIR$completions_bash/orientationctl"
     "$BUILD/orientationctl" --generate-completion-script zsh > "$DESTDIR$completions_zsh/_orientationctl"
     "$BUILD/orientationctl" --generate-completion-script fish > "$DESTDIR$completions_fish/orientationctl.fish"
@@ -86,6 +94,7 @@ install)
     ;;
 uninstall)
     for file in "${files[@]}"; do rm -f "$DESTDIR$file"; done
+    rmdir "$DESTDIR$docdir" 2>/dev/null || true
     if [ -e "$DESTDIR$config" ] && cmp -s config/orientationd.conf "$DESTDIR$config"; then
         rm -f "$DESTDIR$config"
         rmdir "$DESTDIR$SYSCONFDIR/orientationd" 2>/dev/null || true

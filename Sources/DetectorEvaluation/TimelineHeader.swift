@@ -3,8 +3,10 @@ import OrientationCore
 /// The title block of a ``TimelinePlot``: the title, the sample count and score, the parameters
 /// changed from the defaults, and the legend, each wrapped to the drawing's width.
 ///
+/// `t0` and `t1` count from the log's first sample, as the time axis does.
+///
 /// At the default layout (title, one information line, one configuration line, one legend row)
-/// the lanes start at ``TimelinePlot/anglesTop``; ``extraHeight`` is what wrapping added, by which
+/// the lanes start at ``TimelineLayout/lanesTop``; ``extraHeight`` is what wrapping added, by which
 /// the lanes move down.
 struct TimelineHeader {
     struct Line {
@@ -46,13 +48,18 @@ struct TimelineHeader {
     init(plot: TimelinePlot, t0: Double, t1: Double, width: Double) {
         self.width = width
         let room = width - 2 * Self.margin
-        var lines = Self.wrap("Why did it rotate? \(plot.name)", room: room, charWidth: Self.titleCharWidth).map {
+        // The axis counts from the log's first sample; the log's own clock (a phone's uptime,
+        // an epoch) is given here once.
+        let clock = plot.timeRange ?? 0...0
+        let title = "Why did it rotate? \(plot.name)"
+            + (clock.lowerBound == 0 ? "" : " (log clock \(TimelinePlot.seconds(clock.lowerBound + t0))–\(TimelinePlot.seconds(clock.lowerBound + t1)) s)")
+        var lines = Self.wrap(title, room: room, charWidth: Self.titleCharWidth).map {
             Line(text: $0, id: nil, style: .title)
         }
 
         let score = plot.evaluation.score
         // A zoomed drawing still carries the whole recording's score: say so.
-        let zoomed = plot.timeRange.map { t0 > $0.lowerBound || t1 < $0.upperBound } ?? false
+        let zoomed = t0 > 0 || t1 < clock.upperBound - clock.lowerBound
         var scoreText = (zoomed ? "Score (whole recording): " : "Score: ") + "\(score.transitions) transitions, \(score.matched) matched, \(score.missed) missed, \(score.spurious) spurious"
         if let median = score.latencyMedian, let max = score.latencyMax {
             scoreText += "; latency median \(TimelinePlot.seconds(median)) s, max \(TimelinePlot.seconds(max)) s"

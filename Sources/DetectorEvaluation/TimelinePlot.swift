@@ -3,12 +3,15 @@ import OrientationCore
 /// A recording run through the detector, drawn as one self-contained SVG timeline that answers
 /// "why did it rotate?" (`orientationctl plot`).
 ///
-/// Lanes, top to bottom, on one time axis: the low-passed tilt and in-plane angle the detector
-/// decided on (with the face and in-plane limits of the truth rules as guides); the fast
-/// magnitude with the acceleration gate's band and the moments it was open; the motion state and
-/// steadiness; the candidate and the pending candidate; the published orientation as a coloured
-/// band with every event (spurious ones red, matched ones labelled with their latency, details
-/// on hover); and the truth runs of ``GroundTruth`` beneath, missed ones outlined red. The title
+/// Lanes, top to bottom, on one time axis counted from the log's first sample (the title gives
+/// the log's own clock): the screen tilt and, in a lane of its own, which edge is up (the
+/// in-plane angle), with the truth rules' limits as guides; shaking (the fast magnitude) with
+/// the acceleration gate's band and the moments it was open; movement and whether the slow
+/// estimate is settled; what the reading says (the candidate) and the orientation waiting to
+/// publish (the pending one); the published orientation as a coloured band with every event
+/// (spurious ones red, matched ones labelled with their latency, details on hover); and the
+/// truth runs of ``GroundTruth`` beneath, missed ones outlined red. Each lane has a plain-word
+/// name and a one-line legend in the left margin (``TimelineLayout``). The title
 /// (``TimelineHeader``) carries the ``EvaluationScore`` and the parameters changed from the
 /// defaults.
 ///
@@ -108,26 +111,24 @@ public struct TimelinePlot: Sendable {
         }
     }
 
-    // MARK: - Layout
+    // MARK: - Layout (TimelineLayout)
 
-    static let left = 124.0, right = 24.0
-    static let titleTop = 20.0
-    static let anglesTop = 92.0, anglesHeight = 170.0
-    static let magnitudeTop = 282.0, magnitudeHeight = 80.0
-    static let motionTop = 380.0, motionHeight = 16.0, steadyTop = 398.0, steadyHeight = 6.0
-    static let candidateTop = 414.0, pendingTop = 432.0, candidateHeight = 14.0
-    static let eventLabelRows = 3, eventLabelStep = 9.0
-    static let publishedTop = 476.0, publishedHeight = 28.0
-    static let truthTop = 520.0, truthHeight = 22.0
-    static let axisTop = 552.0
-    static let height = 582.0
+    static var left: Double { TimelineLayout.left }
+    static var right: Double { TimelineLayout.right }
+    static var titleTop: Double { TimelineLayout.titleTop }
+    static var anglesTop: Double { TimelineLayout.lanesTop }
+    static var height: Double { TimelineLayout.height }
 
-    /// Draws the timeline, `width` pixels wide, over `from…to` (default: the whole recording).
+    /// Draws the timeline, `width` pixels wide, over `from…to` (default: the whole recording),
+    /// both in seconds from the log's first sample, as the time axis counts (issue 21: an
+    /// imported phone log's axis read 581980 s, its uptime).
     ///
     /// - Throws: ``PlotError`` for a recording without a time span, a width below 400, a `from`
     ///   or `to` outside the recording (first to last sample), or `from` not before `to`.
     public func svg(width: Int = 1600, from: Double? = nil, to: Double? = nil) throws(PlotError) -> String {
-        guard let range = timeRange else { throw PlotError("\(name): no samples to plot") }
+        guard let clock = timeRange else { throw PlotError("\(name): no samples to plot") }
+        let origin = clock.lowerBound
+        let range = 0...(clock.upperBound - origin)
         guard range.lowerBound < range.upperBound else {
             throw PlotError("\(name): every sample is at \(Self.seconds(range.lowerBound)) s, no time span to plot")
         }
@@ -135,6 +136,7 @@ public struct TimelinePlot: Sendable {
         // The log's own resolution, so a bound just past the last sample does not read as inside.
         let exact = { (t: Double) in SVGWriter.fixed(t, decimals: 6) }
         let recording = "the recording runs \(exact(range.lowerBound))–\(exact(range.upperBound)) s"
+            + (origin == 0 ? "" : " from its start (its own clock \(exact(clock.lowerBound))–\(exact(clock.upperBound)) s)")
         for (option, value) in [("--from", from), ("--to", to)] {
             guard let value else { continue }
             guard value.isFinite, range.contains(value) else {
@@ -150,11 +152,12 @@ public struct TimelinePlot: Sendable {
                                         : "--to \(Self.seconds(t1)) s leaves nothing to draw: \(recording)")
         }
         let header = TimelineHeader(plot: self, t0: t0, t1: t1, width: Double(width))
-        var canvas = Canvas(t0: t0, t1: t1, width: Double(width), height: Self.height + header.extraHeight)
+        var canvas = Canvas(t0: origin + t0, t1: origin + t1, origin: origin, width: Double(width), height: Self.height + header.extraHeight)
         header.draw(into: &canvas.svg)
         // A header that wrapped moves every lane down.
         let shift = header.extraHeight > 0
         if shift { canvas.svg.open("g", [("transform", "translate(0,\(SVGWriter.number(header.extraHeight)))")]) }
+        canvas.drawLaneNames()
         canvas.drawAngles(rows)
         canvas.drawMagnitude(rows, gravity: configuration.gravity, tolerance: configuration.accelerationTolerance)
         canvas.drawStates(rows)
@@ -169,12 +172,14 @@ public struct TimelinePlot: Sendable {
 
     /// The drawing surface for one range.
     struct Canvas {
-        let t0, t1, width: Double
+        /// The range drawn, in the log's clock, and the log's first sample (time 0 on the axis).
+        let t0, t1, origin, width: Double
         var svg: SVGWriter
 
-        init(t0: Double, t1: Double, width: Double, height: Double) {
+        init(t0: Double, t1: Double, origin: Double = 0, width: Double, height: Double) {
             self.t0 = t0
             self.t1 = t1
+            self.origin = origin
             self.width = width
             svg = SVGWriter(width: width, height: height)
             svg.element("rect", [("width", "100%"), ("height", "100%"), ("fill", "#ffffff")])
@@ -194,41 +199,67 @@ public struct TimelinePlot: Sendable {
 
         func inRange(_ t: Double) -> Bool { t >= t0 && t <= t1 }
 
-        mutating func laneLabel(_ text: String, top: Double, height: Double) {
-            svg.label(text, x: TimelinePlot.left - 8, y: top + height / 2 + 4, [("text-anchor", "end"), ("fill", "#333333")])
+        /// `t` as the axis shows it: seconds from the log's start.
+        func shown(_ t: Double) -> String { TimelinePlot.seconds(t - origin) }
+
+        /// Each lane's plain-word name and one-line legend, in the left margin beside its slot.
+        mutating func drawLaneNames() {
+            svg.open("g", [("id", "lane-names")])
+            for lane in TimelineLayout.lanes {
+                let middle = lane.top + lane.height / 2
+                svg.label(lane.name, x: TimelinePlot.left - 8, y: middle - 1, [("class", "lane-name"), ("text-anchor", "end"), ("fill", "#333333")])
+                svg.label(lane.legend, x: TimelinePlot.left - 8, y: middle + 9,
+                          [("class", "lane-legend"), ("text-anchor", "end"), ("fill", "#777777"), ("font-size", "9")])
+            }
+            svg.close("g")
         }
 
-        /// Tilt (−90…90, left scale) and in-plane angle (−45…315, right scale).
+        /// A scale label in the right margin, outside the plot, so no trace runs over it.
+        mutating func scaleLabel(_ text: String, y: Double, colour: String) {
+            svg.label(text, x: width - TimelinePlot.right + 4, y: y + 3, [("class", "scale"), ("fill", colour), ("font-size", "9")])
+        }
+
+        /// Tilt (−90…90) and, in a lane of its own, the in-plane angle (−45…315), each with its
+        /// guides across the plot and their labels in the right margin.
         mutating func drawAngles(_ rows: [Row]) {
-            let top = TimelinePlot.anglesTop, h = TimelinePlot.anglesHeight
             let n = SVGWriter.number
+            let tiltLane = TimelineLayout.tilt, directionLane = TimelineLayout.direction
             svg.open("g", [("id", "lane-angles")])
-            svg.element("rect", [("x", n(TimelinePlot.left)), ("y", n(top)), ("width", n(plotWidth)), ("height", n(h)), ("fill", "#f7f7f7")])
-            let yTilt = { (tilt: Double) in top + (90 - tilt) / 180 * h }
-            for (tilt, label) in [(75.0, "face 75°"), (55.0, "in-plane 55°"), (0.0, "upright 0°"), (-55.0, "−55°"), (-75.0, "face −75°")] {
+            svg.open("g", [("id", "lane-tilt")])
+            svg.element("rect", [("x", n(TimelinePlot.left)), ("y", n(tiltLane.top)), ("width", n(plotWidth)), ("height", n(tiltLane.height)),
+                                 ("fill", "#f7f7f7")])
+            let yTilt = { (tilt: Double) in tiltLane.top + (90 - tilt) / 180 * tiltLane.height }
+            // The face (75°) and in-plane (55°) limits lie 20° apart, closer than a label is tall:
+            // their labels are nudged apart (`dy`).
+            for (tilt, label, dy) in [(75.0, "75° face up", -3.0), (55.0, "55°", 4.0), (0.0, "0° upright", 0.0), (-55.0, "−55°", -4.0),
+                                      (-75.0, "−75° face down", 3.0)] {
                 svg.element("line", [("x1", n(TimelinePlot.left)), ("y1", n(yTilt(tilt))), ("x2", n(width - TimelinePlot.right)), ("y2", n(yTilt(tilt))),
                                      ("stroke", "#cccccc"), ("stroke-dasharray", "4 3")])
-                svg.label(label, x: TimelinePlot.left + 4, y: yTilt(tilt) - 2, [("fill", "#999999"), ("font-size", "9")])
-            }
-            laneLabel("tilt (blue)", top: top, height: h / 2)
-            laneLabel("angle (orange)", top: top + h / 2, height: h / 2)
-            // The angle scale runs from −45 to 315 so that it wraps on a diagonal, not at portrait.
-            let yAngle = { (angle: Double) in top + h - (angle + 45) / 360 * h }
-            for (angle, label) in [(0.0, "0 portrait"), (90.0, "90 left"), (180.0, "180 upside"), (270.0, "270 right")] {
-                svg.label(label, x: width - TimelinePlot.right - 4, y: yAngle(angle) + 3,
-                          [("text-anchor", "end"), ("fill", "#c06000"), ("font-size", "9")])
+                scaleLabel(label, y: yTilt(tilt) + dy, colour: "#777777")
             }
             svg.element("polyline", [("class", "tilt"), ("fill", "none"), ("stroke", "#1f4e9c"), ("stroke-width", "1.2"),
                                      ("points", extremes(rows, value: { $0.tilt }, y: yTilt))])
+            svg.close("g")
+            svg.open("g", [("id", "lane-direction")])
+            svg.element("rect", [("x", n(TimelinePlot.left)), ("y", n(directionLane.top)), ("width", n(plotWidth)),
+                                 ("height", n(directionLane.height)), ("fill", "#f7f7f7")])
+            // The angle scale runs from −45 to 315 so that it wraps on a diagonal, not at portrait.
+            let yAngle = { (angle: Double) in directionLane.bottom - (angle + 45) / 360 * directionLane.height }
+            for (angle, label) in [(0.0, "portrait"), (90.0, "landscape-l"), (180.0, "upside down"), (270.0, "landscape-r")] {
+                svg.element("line", [("x1", n(TimelinePlot.left)), ("y1", n(yAngle(angle))), ("x2", n(width - TimelinePlot.right)),
+                                     ("y2", n(yAngle(angle))), ("stroke", "#e8d3bf"), ("stroke-dasharray", "4 3")])
+                scaleLabel(label, y: yAngle(angle), colour: "#c06000")
+            }
             for points in angleLines(rows, y: yAngle) {
                 svg.element("polyline", [("class", "angle"), ("fill", "none"), ("stroke", "#f28e2b"), ("stroke-width", "1"), ("points", points)])
             }
+            svg.close("g")
             svg.close("g")
         }
 
         /// The fast magnitude, the gate's band (gravity ± tolerance) and when the gate was open.
         mutating func drawMagnitude(_ rows: [Row], gravity: Double, tolerance: Double) {
-            let top = TimelinePlot.magnitudeTop, h = TimelinePlot.magnitudeHeight
+            let top = TimelineLayout.acceleration.top, h = TimelineLayout.acceleration.height
             let n = SVGWriter.number
             let maximum = 2 * gravity
             let y = { (m: Double) in top + h - min(max(m, 0), maximum) / maximum * h }
@@ -241,56 +272,51 @@ public struct TimelinePlot: Sendable {
             for (start, end) in intervals(rows, where: { $0.gate }) {
                 svg.element("rect", [("class", "gate-open"), ("x", n(x(start))), ("y", n(top)), ("width", n(max(1, x(end) - x(start)))),
                                      ("height", n(h)), ("fill", "#e15759"), ("fill-opacity", "0.35")],
-                            title: "acceleration gate open \(TimelinePlot.seconds(start))–\(TimelinePlot.seconds(end)) s")
+                            title: "shaken, decisions wait (acceleration gate open) \(shown(start))–\(shown(end)) s")
             }
             svg.element("polyline", [("class", "magnitude"), ("fill", "none"), ("stroke", "#333333"), ("stroke-width", "1"),
                                      ("points", extremes(rows, value: { $0.fastMagnitude }, y: y))])
-            laneLabel("|a| fast filter", top: top - 12, height: h)
-            let small = [("text-anchor", "end"), ("font-size", "9")]
-            svg.label("green: g ± \(SVGWriter.fixed(tolerance, decimals: 1)) m/s²", x: TimelinePlot.left - 8, y: top + h / 2 + 6,
-                      small + [("fill", "#4f8a46")])
-            svg.label("red: gate open", x: TimelinePlot.left - 8, y: top + h / 2 + 17, small + [("fill", "#c0393b")])
-            svg.label("\(SVGWriter.fixed(maximum, decimals: 1)) m/s²", x: width - TimelinePlot.right - 4, y: top + 10,
-                      small + [("fill", "#999999")])
-            svg.label("g \(SVGWriter.fixed(gravity, decimals: 1))", x: width - TimelinePlot.right - 4, y: y(gravity) - 2,
-                      small + [("fill", "#999999")])
+            let small = [("font-size", "9")]
+            scaleLabel("\(SVGWriter.fixed(maximum, decimals: 1)) m/s²", y: top + 6, colour: "#999999")
+            scaleLabel("g ± \(SVGWriter.fixed(tolerance, decimals: 1))", y: y(gravity), colour: "#4f8a46")
+            _ = small
             svg.close("g")
         }
 
-        /// Motion, steadiness, candidate, pending and the published orientation.
+        /// Movement, steadiness, what the reading says, what waits to publish, and the published
+        /// orientation, each a bar inside its lane's slot.
         mutating func drawStates(_ rows: [Row]) {
+            func bar(_ lane: TimelineLayout.Lane) -> (top: Double, height: Double) { (lane.barTop, lane.barHeight) }
             svg.open("g", [("id", "lane-motion")])
-            laneLabel("motion", top: TimelinePlot.motionTop, height: TimelinePlot.motionHeight)
-            segments(rows, top: TimelinePlot.motionTop, height: TimelinePlot.motionHeight, value: { $0.motion }, colour: { TimelinePlot.colour($0) },
-                     name: { $0.rawValue })
-            svg.label("steady", x: TimelinePlot.left - 8, y: TimelinePlot.steadyTop + 7,
-                      [("text-anchor", "end"), ("font-size", "9"), ("fill", "#79706e")])
-            segments(rows, top: TimelinePlot.steadyTop, height: TimelinePlot.steadyHeight, value: { $0.steady ? "steady" : nil },
-                     colour: { _ in "#79706e" }, name: { $0 })
+            var b = bar(TimelineLayout.movement)
+            segments(rows, top: b.top, height: b.height, value: { $0.motion }, colour: { TimelinePlot.colour($0) }, name: { $0.rawValue })
+            svg.close("g")
+            svg.open("g", [("id", "lane-steady")])
+            b = bar(TimelineLayout.steadiness)
+            segments(rows, top: b.top, height: b.height, value: { $0.steady ? "settled" : nil }, colour: { _ in "#79706e" }, name: { $0 })
             svg.close("g")
             svg.open("g", [("id", "lane-candidate")])
-            laneLabel("candidate", top: TimelinePlot.candidateTop, height: TimelinePlot.candidateHeight)
-            segments(rows, top: TimelinePlot.candidateTop, height: TimelinePlot.candidateHeight, value: { $0.candidate },
-                     colour: { TimelinePlot.colour($0) }, name: { "candidate \($0.rawValue)" })
+            b = bar(TimelineLayout.reading)
+            segments(rows, top: b.top, height: b.height, value: { $0.candidate }, colour: { TimelinePlot.colour($0) },
+                     name: { "the reading says \($0.rawValue) (candidate)" })
             svg.close("g")
             svg.open("g", [("id", "lane-pending")])
-            laneLabel("pending", top: TimelinePlot.pendingTop, height: TimelinePlot.candidateHeight)
-            segments(rows, top: TimelinePlot.pendingTop, height: TimelinePlot.candidateHeight, value: { $0.pending },
-                     colour: { TimelinePlot.colour($0) }, name: { "pending \($0.rawValue)" })
+            b = bar(TimelineLayout.waiting)
+            segments(rows, top: b.top, height: b.height, value: { $0.pending }, colour: { TimelinePlot.colour($0) },
+                     name: { "\($0.rawValue) waiting to publish (pending)" })
             svg.close("g")
             svg.open("g", [("id", "lane-published")])
-            laneLabel("published", top: TimelinePlot.publishedTop, height: TimelinePlot.publishedHeight)
-            segments(rows, top: TimelinePlot.publishedTop, height: TimelinePlot.publishedHeight, value: { $0.published },
-                     colour: { TimelinePlot.colour($0) }, name: { "published \($0.rawValue)" })
+            b = bar(TimelineLayout.published)
+            segments(rows, top: b.top, height: b.height, value: { $0.published }, colour: { TimelinePlot.colour($0) },
+                     name: { "published \($0.rawValue)" })
             svg.close("g")
         }
 
         /// Truth runs; missed ones hatched and outlined red.
         mutating func drawTruth(_ truth: GroundTruth, score: EvaluationScore) {
             let n = SVGWriter.number
-            let top = TimelinePlot.truthTop, h = TimelinePlot.truthHeight
+            let top = TimelineLayout.truth.top, h = TimelineLayout.truth.height
             svg.open("g", [("id", "lane-truth")])
-            laneLabel("truth (evaluate)", top: top, height: h)
             let missed = Set(score.missedRuns.map { "\($0.start)" })
             if !truth.runs.contains(where: { $0.end >= t0 && $0.start <= t1 }) {
                 // An empty lane would read as a drawing fault; say why it is empty.
@@ -299,7 +325,7 @@ public struct TimelinePlot: Sendable {
             }
             for run in truth.runs where run.end >= t0 && run.start <= t1 {
                 let isMissed = missed.contains("\(run.start)")
-                let title = "truth \(run.orientation.rawValue) \(TimelinePlot.seconds(run.start))–\(TimelinePlot.seconds(run.end)) s\(isMissed ? ": MISSED" : "")"
+                let title = "truth \(run.orientation.rawValue) \(shown(run.start))–\(shown(run.end)) s\(isMissed ? ": MISSED" : "")"
                 let rx = x(run.start), w = max(1, x(run.end) - rx)
                 svg.element("rect", [("class", isMissed ? "truth-run missed" : "truth-run"), ("x", n(rx)), ("y", n(top)), ("width", n(w)),
                                      ("height", n(h)), ("fill", TimelinePlot.colour(run.orientation)), ("fill-opacity", "0.75")], title: title)
@@ -321,18 +347,18 @@ public struct TimelinePlot: Sendable {
             svg.open("g", [("id", "events")])
             // Where each label row is free again (labels go to the first free row, else the one
             // free soonest), so neighbours do not overprint.
-            var rowEnds = [Double](repeating: -Double.infinity, count: TimelinePlot.eventLabelRows)
+            var rowEnds = [Double](repeating: -Double.infinity, count: TimelineLayout.eventLabelRows)
             var labels: [(text: String, x: Double, y: Double, spurious: Bool)] = []
             for event in events where inRange(event.time) {
                 let key = "\(event.time)"
                 let isSpurious = spurious.contains(key)
-                var title = "\(TimelinePlot.seconds(event.time)) s: \(event.previous.rawValue) → \(event.orientation.rawValue)"
+                var title = "\(shown(event.time)) s: \(event.previous.rawValue) → \(event.orientation.rawValue)"
                 if let l = latency[key] { title += ", matched, latency \(TimelinePlot.seconds(l)) s" }
                 if isSpurious { title += ", SPURIOUS" }
                 if let reason = excused[key] { title += ", not counted (\(reason))" }
                 let ex = x(event.time)
-                svg.element("line", [("class", isSpurious ? "event spurious" : "event"), ("x1", n(ex)), ("y1", n(TimelinePlot.anglesTop)),
-                                     ("x2", n(ex)), ("y2", n(TimelinePlot.truthTop + TimelinePlot.truthHeight)),
+                svg.element("line", [("class", isSpurious ? "event spurious" : "event"), ("x1", n(ex)), ("y1", n(TimelineLayout.lanesTop)),
+                                     ("x2", n(ex)), ("y2", n(TimelineLayout.truth.bottom)),
                                      ("stroke", isSpurious ? "#e15759" : "#333333"), ("stroke-width", isSpurious ? "2" : "1"),
                                      ("stroke-dasharray", isSpurious ? "none" : "3 2")], title: title)
                 var text = event.orientation.rawValue
@@ -342,8 +368,11 @@ public struct TimelinePlot: Sendable {
                     text += " spurious"
                 }
                 let row = rowEnds.firstIndex { $0 < ex } ?? rowEnds.indices.min { rowEnds[$0] < rowEnds[$1] }!
+                // A label that would run past the plot's right edge is drawn leftwards of its line.
                 rowEnds[row] = ex + 2 + Double(text.unicodeScalars.count) * 5.8 + 4  // 9 px sans-serif, generously
-                labels.append((text, ex + 2, TimelinePlot.publishedTop - 3 - Double(row) * TimelinePlot.eventLabelStep, isSpurious))
+                let labelWidth = Double(text.unicodeScalars.count) * 5.0
+                let lx = ex + 2 + labelWidth > width - TimelinePlot.right ? ex - 2 - labelWidth : ex + 2
+                labels.append((text, lx, TimelineLayout.published.top - 3 - Double(row) * TimelineLayout.eventLabelStep, isSpurious))
             }
             // Labels after every line, each on a white patch, so a later event's line never
             // crosses out an earlier label.
@@ -356,24 +385,26 @@ public struct TimelinePlot: Sendable {
             svg.close("g")
         }
 
-        /// Ticks at a round step, at most about one per 70 pixels.
+        /// Ticks at a round step, at most about one per 60 pixels.
         mutating func drawAxis() {
             let n = SVGWriter.number
-            let top = TimelinePlot.axisTop
+            let top = TimelineLayout.axisTop
             svg.open("g", [("id", "axis")])
             svg.element("line", [("x1", n(TimelinePlot.left)), ("y1", n(top)), ("x2", n(width - TimelinePlot.right)), ("y2", n(top)), ("stroke", "#333333")])
+            // Ticks count from the log's first sample (its own clock is in the title).
+            let t0 = self.t0 - origin, t1 = self.t1 - origin
             let span = t1 - t0
             let steps = [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300, 600, 1800, 3600, 7200, 21600, 86400]
-            let step = steps.first { span / $0 <= plotWidth / 70 } ?? span
+            let step = steps.first { span / $0 <= plotWidth / 60 } ?? span
             let decimals = step >= 1 ? 0 : (step >= 0.1 ? 1 : (step >= 0.01 ? 2 : 3))
             var k = (t0 / step).rounded(.up)
             while k * step <= t1 + step * 1e-9, k < (t0 / step).rounded(.up) + 10_000 {
-                let t = k * step, tx = x(t)
+                let t = k * step, tx = x(origin + t)
                 svg.element("line", [("x1", n(tx)), ("y1", n(top)), ("x2", n(tx)), ("y2", n(top + 5)), ("stroke", "#333333")])
                 svg.label(SVGWriter.fixed(t, decimals: decimals), x: tx, y: top + 17, [("text-anchor", "middle")])
                 k += 1
             }
-            svg.label("seconds", x: TimelinePlot.left - 8, y: top + 17, [("text-anchor", "end"), ("fill", "#333333")])
+            svg.label("seconds from the start", x: TimelinePlot.left - 16, y: top + 17, [("text-anchor", "end"), ("fill", "#333333")])
             svg.close("g")
         }
 
@@ -465,7 +496,7 @@ public struct TimelinePlot: Sendable {
                 let sx = x(start), w = x(end) - sx
                 guard w > 0.05 else { return }
                 svg.element("rect", [("x", n(sx)), ("y", n(top)), ("width", n(w)), ("height", n(height)), ("fill", colour(v))],
-                            title: w >= 3 ? "\(name(v)) \(TimelinePlot.seconds(start))–\(TimelinePlot.seconds(end)) s" : nil)
+                            title: w >= 3 ? "\(name(v)) \(shown(start))–\(shown(end)) s" : nil)
             }
             var drawing = svg
             for row in rows where inRange(row.time) {

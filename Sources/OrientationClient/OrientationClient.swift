@@ -32,7 +32,8 @@ public struct OrientationClient: Sendable {
     /// The daemon's answer to `get`.
     public struct Snapshot: Hashable, Sendable {
         public var state: OrientationState
-        /// Seconds since the state last changed (`nil`: never changed).
+        /// Seconds since the orientation last changed (`nil`: never changed); a lock does not
+        /// reset it.
         public var age: Double?
         public var sensorActive: Bool
         public var subscribers: Int
@@ -77,7 +78,10 @@ public struct OrientationClient: Sendable {
     /// `reconnect`'s backoff, re-subscribes, and yields `.connected` with the current state, so a
     /// daemon restart is invisible apart from that. The stream finishes when the policy gives up
     /// (with `.never`: when the first connection ends) or the consuming task is cancelled.
-    public func updates(reconnect: ReconnectPolicy = .default) -> AsyncStream<OrientationUpdate> {
+    /// With `sensorChanges`, it also yields `.sensor` whenever the daemon's sensor opens,
+    /// closes, is absent or fails (``OrientationState/sensor``); every state it yields carries
+    /// the sensor's status either way, when the daemon sends one.
+    public func updates(reconnect: ReconnectPolicy = .default, sensorChanges: Bool = false) -> AsyncStream<OrientationUpdate> {
         let (stream, continuation) = AsyncStream.makeStream(of: OrientationUpdate.self)
         let client = self
         let task = Task {
@@ -98,6 +102,7 @@ public struct OrientationClient: Sendable {
                             switch event {
                             case .orientation(let s): continuation.yield(.orientation(s))
                             case .lock(let s, _): continuation.yield(.lock(s))
+                            case .sensor(let s): if sensorChanges { continuation.yield(.sensor(s)) }
                             case .goodbye(let why): reason = why
                             case .error(let error, _): reason = "\(error)"
                             default: break

@@ -41,7 +41,7 @@ public final class OrientationConnection: Sendable {
                     }
                 }
         } catch {
-            throw OrientationClientError.cannotConnect(path: socketPath, reason: Self.describe(error))
+            throw OrientationClientError.cannotConnect(path: socketPath, reason: Self.describe(error, path: socketPath))
         }
         let (lines, outbound) = AsyncStream.makeStream(of: String.self)
         let (events, eventSink) = AsyncStream.makeStream(of: ServerMessage.self)
@@ -155,8 +155,13 @@ public final class OrientationConnection: Sendable {
 
     /// What a person needs to read when connecting failed: the cause in words and what to do,
     /// not NIO's `connect(descriptor:addr:size:)` text.
-    static func describe(_ error: Error) -> String {
+    static func describe(_ error: Error, path: String) -> String {
         guard let io = error as? IOError else { return "\(error)" }
+        // Connecting to a regular file (or a FIFO) is refused like a stale socket: say what is
+        // there instead (issue 21: "--socket" pointing at a file blamed a stopped daemon).
+        if io.errnoCode == ECONNREFUSED || io.errnoCode == ENOTSOCK, let kind = notASocket(path) {
+            return "\(kind), not a socket: check --socket (orientationd's socket is \(OrientationProtocol.defaultSocketPath) unless [server] socket says otherwise)"
+        }
         switch io.errnoCode {
         case ENOENT:
             return "no socket there, so orientationd is not running (start it: systemctl start orientationd.socket, or orientationd --socket PATH)"
@@ -175,6 +180,19 @@ public final class OrientationConnection: Sendable {
         }
     }
 
+    /// What `path` is when it is something other than a socket (`"a regular file"`), else `nil`.
+    static func notASocket(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        switch info.st_mode & S_IFMT {
+        case S_IFSOCK: return nil
+        case S_IFREG: return "a regular file"
+        case S_IFDIR: return "a directory"
+        case S_IFIFO: return "a named pipe"
+        default: return "a special file"
+        }
+    }
+
     /// Late binding of the connection for the reader task (it starts before the object exists).
     private final class Box: Sendable {
         private let storage = Mutex<OrientationConnection?>(nil)
@@ -189,7 +207,7 @@ extension ServerMessage {
         switch self {
         case .subscribed(_, let id), .unsubscribed(let id), .state(_, _, _, _, let id), .pong(let id), .lock(_, let id), .error(_, let id):
             id
-        case .hello, .orientation, .goodbye, .unknown:
+        case .hello, .orientation, .sensor, .goodbye, .unknown:
             nil
         }
     }

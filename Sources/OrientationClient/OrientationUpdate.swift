@@ -1,4 +1,4 @@
-/// What ``OrientationClient/updates(reconnect:)`` yields.
+/// What ``OrientationClient/updates(reconnect:sensorChanges:)`` yields.
 public enum OrientationUpdate: Hashable, Sendable {
     /// Subscribed (first time or after a reconnect): the daemon's current state, at once.
     case connected(OrientationState)
@@ -6,6 +6,8 @@ public enum OrientationUpdate: Hashable, Sendable {
     case orientation(OrientationState)
     /// The system rotation lock changed.
     case lock(OrientationState)
+    /// The sensor's state changed (``OrientationState/sensor``): opened, closed, absent, failed.
+    case sensor(OrientationState)
     /// The connection ended (daemon stopped, restarted, or unreachable); a reconnect follows
     /// unless the policy gave up.
     case disconnected(reason: String)
@@ -13,7 +15,7 @@ public enum OrientationUpdate: Hashable, Sendable {
     /// The state carried, if any.
     public var state: OrientationState? {
         switch self {
-        case .connected(let s), .orientation(let s), .lock(let s): s
+        case .connected(let s), .orientation(let s), .lock(let s), .sensor(let s): s
         case .disconnected: nil
         }
     }

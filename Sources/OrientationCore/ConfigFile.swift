@@ -3,8 +3,8 @@
 /// blank (a comment after the value, as the sample configuration writes them), trimmed; an
 /// optional pair of double quotes around a value is removed (and protects a ` #` inside it).
 ///
-/// Parsing never loses a problem: every malformed line, unknown section and repeated name is an
-/// ``ConfigFileError`` naming the file and line.
+/// Parsing never loses a problem: every malformed line, unknown section and repeated name is a
+/// ``ConfigFileError`` naming the file and line, and the collecting initializer reports them all.
 public struct ConfigFile: Sendable {
     /// One `name = value` line.
     public struct Entry: Hashable, Sendable {
@@ -21,37 +21,57 @@ public struct ConfigFile: Sendable {
     public let entries: [Entry]
 
     /// Parses `text`, accepting only the sections in `knownSections`.
+    /// - Throws: the first problem in file order (``init(parsing:source:knownSections:problems:)``
+    ///   gives them all).
     public init(parsing text: String, source: String, knownSections: Set<String>) throws(ConfigFileError) {
+        var problems: [ConfigFileError] = []
+        self.init(parsing: text, source: source, knownSections: knownSections, problems: &problems)
+        if let first = problems.first { throw first }
+    }
+
+    /// Parses `text`, appending every malformed line to `problems` in file order and keeping
+    /// the entries that are well formed, so that a checker reports all problems in one run
+    /// (issue 21). The entries of an unknown section are skipped (its header is the problem).
+    public init(parsing text: String, source: String, knownSections: Set<String>, problems: inout [ConfigFileError]) {
         self.source = source
         var entries: [Entry] = []
-        var section: String? = nil
+        // nil: before any section; .some(nil): inside an unknown section.
+        var section: String?? = nil
         var seen: [String: Int] = [:]
         // Split on bytes: Swift's Character treats "\r\n" as one grapheme, so splitting the
         // String on "\n" would leave CRLF files in one piece.
         for (index, bytes) in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
             let number = index + 1
+            func problem(_ message: String) { problems.append(ConfigFileError(source: source, line: number, message: message)) }
             var line = Substring(String(decoding: bytes, as: UTF8.self))
             if line.hasSuffix("\r") { line = line.dropLast() }
             let trimmed = line.trimmingBlanks()
             if trimmed.isEmpty || trimmed.hasPrefix("#") || trimmed.hasPrefix(";") { continue }
             if trimmed.hasPrefix("[") {
                 guard trimmed.hasSuffix("]"), trimmed.count > 2 else {
-                    throw ConfigFileError(source: source, line: number, message: "malformed section header \"\(trimmed)\"; expected [name]")
+                    problem("malformed section header \"\(trimmed)\"; expected [name]")
+                    section = .some(nil)
+                    continue
                 }
                 let name = String(trimmed.dropFirst().dropLast()).trimmingBlanks()
                 guard knownSections.contains(name) else {
                     let known = knownSections.sorted().map { "[\($0)]" }.joined(separator: ", ")
-                    throw ConfigFileError(source: source, line: number, message: "unknown section [\(name)]; known sections: \(known)")
+                    problem("unknown section [\(name)]; known sections: \(known)")
+                    section = .some(nil)
+                    continue
                 }
                 section = name
                 continue
             }
             guard let equals = trimmed.firstIndex(of: "=") else {
-                throw ConfigFileError(source: source, line: number, message: "expected \"name = value\", found \"\(trimmed)\"")
+                problem("expected \"name = value\", found \"\(trimmed)\"")
+                continue
             }
-            guard let current = section else {
-                throw ConfigFileError(source: source, line: number, message: "\"\(trimmed)\" comes before any [section]")
+            guard let inSection = section else {
+                problem("\"\(trimmed)\" comes before any [section]")
+                continue
             }
+            guard let current = inSection else { continue }
             let name = String(trimmed[..<equals]).trimmingBlanks()
             var value = String(trimmed[trimmed.index(after: equals)...]).trimmingBlanks()
             if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
@@ -60,11 +80,13 @@ public struct ConfigFile: Sendable {
                 value = Self.withoutTrailingComment(value)
             }
             guard !name.isEmpty else {
-                throw ConfigFileError(source: source, line: number, message: "missing name before \"=\"")
+                problem("missing name before \"=\"")
+                continue
             }
             let key = current + "\u{0}" + name
             if let first = seen[key] {
-                throw ConfigFileError(source: source, line: number, message: "\(name) is set twice in [\(current)] (first on line \(first))")
+                problem("\(name) is set twice in [\(current)] (first on line \(first))")
+                continue
             }
             seen[key] = number
             entries.append(Entry(section: current, name: name, value: value, line: number))
@@ -108,6 +130,19 @@ public struct ConfigFileError: Error, Hashable, Sendable, CustomStringConvertibl
 
     /// `FILE:LINE: message`, control characters escaped (the message quotes the file's text).
     public var description: String { ControlCharacters.escaped("\(source):\(line): \(message)") }
+}
+
+/// Several problems in one configuration file, in file order: one `FILE:LINE: message` per
+/// line, so a user fixes them all in one pass (issue 21).
+public struct ConfigFileErrors: Error, Hashable, Sendable, CustomStringConvertible {
+    public var errors: [ConfigFileError]
+
+    /// `errors` sorted by line (a stable sort: problems on one line keep their order).
+    public init(_ errors: [ConfigFileError]) {
+        self.errors = errors.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(\.element)
+    }
+
+    public var description: String { errors.map(\.description).joined(separator: "\n") }
 }
 
 extension ConfigFile {

@@ -12,7 +12,7 @@ import ServiceLifecycle
 /// Contract: ``start(source:detector:server:listeningSocket:exitWhenDone:watchHotplug:dbus:sleeper:logger:)``
 /// returns once the socket accepts connections (a bad socket path fails here, before anything
 /// else runs).
-/// ``serviceGroup(logger:shutdownSignals:ignoredSignals:reloadSignals:reload:watchdogInterval:)``
+/// ``serviceGroup(logger:shutdownSignals:ignoredSignals:reloadSignals:reload:watchdogInterval:stallsShutdownForTesting:)``
 /// runs it until SIGTERM/SIGINT (or, with `exitWhenDone`, until a replay ends); returning from
 /// its `run()` means every client got `goodbye`, the
 /// sensor is closed and the socket file is removed. Sensor failures never stop the daemon: they
@@ -44,15 +44,22 @@ public final class OrientationService: Sendable {
         // can claim the sensor the moment the server accepts it, and the claim waits in the
         // inbox until the pipeline runs (issue 10: a relay between the two lost it).
         let commands = SensorPipeline.Commands()
+        // What clients are told about the sensor (issue 21); the hub exists only below, so the
+        // tracker reaches it through a box set once the server has started.
+        let hubBox = HubBox()
+        let status = SensorStatusTracker { status in hubBox.handle?.setSensorStatus(status) }
         // A socket subscriber and a D-Bus claimer claim the sensor alike (issue 7).
-        let claims = ClaimSources(commands: commands)
+        let claims = ClaimSources(commands: commands, onChange: { status.claimed($0) })
         let sensorProxy = dbus ? SensorProxyBus(initial: SensorProxyState(hasAccelerometer: await source.isPresent()), logger: logger,
                                                 onClaimChange: { claims.set("dbus", claimed: $0) }) : nil
         let server = try await OrientationSocketServer.start(
             configuration: configuration, logger: logger, listeningSocket: listeningSocket,
             onClaimChange: { claims.set("socket", claimed: $0) },
-            onStateChange: { state in sensorProxy?.publish { $0.update(device: state.orientation, locked: state.locked) } })
+            onStateChange: { state in sensorProxy?.publish { $0.update(device: state.orientation, locked: state.locked) } },
+            sensorStatus: status.current)
         let hub = server.hub
+        hubBox.set(hub)
+        status.republish()
         let pipeline = try SensorPipeline(source: source, configuration: detector, logger: logger, commands: commands,
                                           sleeper: sleeper) { event in
             switch event {
@@ -62,9 +69,13 @@ public final class OrientationService: Sendable {
                 hub.publish(orientation: change.orientation, time: change.time)
             case .sensorActive(let active):
                 hub.setSensorActive(active)
-            case .sensorFailed:
+                status.active(active)
+            case .sensorFailed(let reason):
                 hub.publish(orientation: .unknown, time: nil)
+                // Not source.isPresent(): that enumerates udev, and this runs in the reader's task.
+                status.failed(reason, present: !source.lastOpenFoundNoSensor)
             case .sourceFinished:
+                status.ended()
                 if exitWhenDone { commands.finish() }
             }
         }

@@ -13,20 +13,26 @@ public struct OrientationState: Hashable, Sendable {
     public var seq: UInt64
     /// The system-wide rotation lock: clients keep their interface orientation while it is set.
     public var locked: Bool
+    /// The sensor's state and why (`nil`: a server that does not say, or a hub not wired to a
+    /// sensor). A change of it alone does not count in `seq`: `seq` counts orientation and lock
+    /// changes, which clients act on.
+    public var sensor: SensorStatus?
 
     public init(orientation: DeviceOrientation = .unknown, previous: DeviceOrientation = .unknown,
-                time: Double? = nil, seq: UInt64 = 0, locked: Bool = false) {
+                time: Double? = nil, seq: UInt64 = 0, locked: Bool = false, sensor: SensorStatus? = nil) {
         self.orientation = orientation
         self.previous = previous
         self.time = time
         self.seq = seq
         self.locked = locked
+        self.sensor = sensor
     }
 
     /// The members every state-carrying message shares, in wire order.
     var members: [(String, JSONValue)] {
         [("orientation", .string(orientation.rawValue)), ("previous", .string(previous.rawValue)),
          ("time", time.map { .number($0) } ?? .null), ("seq", .number(Double(seq))), ("locked", .bool(locked))]
+            + (sensor?.members ?? [])
     }
 
     init(members value: JSONValue) throws(ProtocolError) {
@@ -45,5 +51,6 @@ public struct OrientationState: Hashable, Sendable {
         }
         self.seq = seq
         self.locked = value["locked"]?.boolValue ?? false
+        self.sensor = SensorStatus(members: value)
     }
 }

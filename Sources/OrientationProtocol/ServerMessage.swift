@@ -17,6 +17,9 @@ public enum ServerMessage: Hashable, Sendable {
     case orientation(state: OrientationState)
     /// The rotation lock changed (to subscribers), or the reply to `lock`/`unlock` (with `id`).
     case lock(state: OrientationState, id: JSONValue?)
+    /// The sensor's state changed (to subscribers): opened, closed, absent, failed (with why).
+    /// Carries the whole state; `seq` does not change for it.
+    case sensor(state: OrientationState)
     /// Something was wrong with a request; unless the code closes the connection, it stays open.
     case error(ProtocolError, id: JSONValue?)
     /// The server is shutting down; the connection closes after this line.
@@ -52,6 +55,8 @@ public enum ServerMessage: Hashable, Sendable {
             return with("orientation", state.members)
         case let .lock(state, id):
             return with("lock", state.members, id: id)
+        case let .sensor(state):
+            return with("sensor", state.members)
         case let .error(error, id):
             return with("error", [("code", .string(error.code.rawValue)), ("message", .string(error.message))], id: id)
         case let .goodbye(reason):
@@ -91,6 +96,7 @@ public enum ServerMessage: Hashable, Sendable {
         case "pong": return .pong(id: id)
         case "orientation": return .orientation(state: try OrientationState(members: value))
         case "lock": return .lock(state: try OrientationState(members: value), id: id)
+        case "sensor": return .sensor(state: try OrientationState(members: value))
         case "error":
             guard let codeName = value["code"]?.stringValue, let code = ProtocolError.Code(rawValue: codeName) else {
                 throw ProtocolError(.invalidMessage, "error with an unknown code")
@@ -106,6 +112,9 @@ public enum ServerMessage: Hashable, Sendable {
 public enum OrientationProtocol {
     /// The protocol version this library speaks.
     public static let version = 1
+    /// The release both programs print for `--version`; the daemon's `hello` says
+    /// `orientationd` and the same number (a test holds the two together).
+    public static let softwareVersion = "0.1.0"
     /// The default socket path of the system daemon.
     public static let defaultSocketPath = "/run/orientationd/orientationd.sock"
 }

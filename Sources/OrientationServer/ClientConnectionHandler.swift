@@ -224,7 +224,7 @@ final class ClientConnectionHandler: ChannelInboundHandler {
             guard let peer, hub.privileges.allows(peer) else {
                 let who = peer.map { "uid \($0.uid)" } ?? "an unidentified peer"
                 logger.notice("refused \(request.op.rawValue)", metadata: ["reason": "not privileged"])
-                send(.error(ProtocolError(.permissionDenied, "\(request.op.rawValue) needs root or the privileged group; \(who) is neither"), id: request.id))
+                send(.error(ProtocolError(.permissionDenied, hub.privileges.refusal(request.op.rawValue, who: who)), id: request.id))
                 return
             }
             if hub.setLocked(request.op == .lock) {

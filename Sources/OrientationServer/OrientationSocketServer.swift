@@ -10,7 +10,7 @@ import Glibc
 /// The Unix-socket server: binds (or adopts a socket from systemd), runs every connection on one
 /// event loop with the ``SubscriptionHub``, and shuts down gracefully.
 ///
-/// Contract: ``start(configuration:logger:listeningSocket:onClaimChange:onStateChange:)`` returns
+/// Contract: ``start(configuration:logger:listeningSocket:onClaimChange:onStateChange:sensorStatus:)`` returns
 /// once the socket accepts connections (or throws ``ServerError`` with a clear reason). ``shutdown(reason:)``
 /// sends every client `goodbye`, closes all connections and the listener, and removes the socket
 /// file it created (never one systemd passed in, never a file that is no longer ours).
@@ -43,7 +43,8 @@ public final class OrientationSocketServer: Sendable {
     ///   - onStateChange: called (on the hub's loop) after every change of the published state.
     public static func start(configuration: ServerConfiguration, logger: Logger, listeningSocket: Int32? = nil,
                              onClaimChange: @escaping @Sendable (Bool) -> Void,
-                             onStateChange: @escaping @Sendable (OrientationState) -> Void = { _ in }) async throws -> OrientationSocketServer {
+                             onStateChange: @escaping @Sendable (OrientationState) -> Void = { _ in },
+                             sensorStatus: SensorStatus? = nil) async throws -> OrientationSocketServer {
         let privileges = try await Self.privileges(configuration)
         // Our own socket is bound here, with its mode and group from the start (SocketPath);
         // systemd's is adopted as it is. NIO then serves either descriptor.
@@ -62,8 +63,12 @@ public final class OrientationSocketServer: Sendable {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let loop = group.next()
         let boundHub = try await loop.submit {
-            NIOLoopBound(SubscriptionHub(eventLoop: loop, configuration: configuration, privileges: privileges,
-                                         logger: logger, onClaimChange: onClaimChange, onStateChange: onStateChange), eventLoop: loop)
+            let hub = SubscriptionHub(eventLoop: loop, configuration: configuration, privileges: privileges,
+                                      logger: logger, onClaimChange: onClaimChange, onStateChange: onStateChange)
+            // The sensor's state from the first hello on (a client can connect the moment the
+            // socket listens).
+            if let sensorStatus { hub.setSensorStatus(sensorStatus) }
+            return NIOLoopBound(hub, eventLoop: loop)
         }.get()
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelInitializer { channel in

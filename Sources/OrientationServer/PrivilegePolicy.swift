@@ -12,12 +12,15 @@ import Glibc
 struct PrivilegePolicy: Sendable {
     let uids: Set<UInt32>
     let groupID: UInt32?
+    /// The configured group's name, for refusals.
+    let groupName: String?
 
     /// Resolves `group` (a name or a number) in the group database: blocking, so the server
     /// calls it off the event loop.
     /// - Throws: ``ServerError/unknownGroup(_:)`` when the group does not exist.
     init(uids: Set<UInt32>, group: String?) throws(ServerError) {
         self.uids = uids
+        groupName = group
         if let group {
             guard let gid = Self.groupID(named: group) else { throw .unknownGroup(group) }
             groupID = gid
@@ -32,6 +35,19 @@ struct PrivilegePolicy: Sendable {
         if peer.uid == 0 || uids.contains(peer.uid) { return true }
         guard let groupID else { return false }
         return peer.gid == groupID || (peer.groups?.contains(groupID) ?? false)
+    }
+
+    /// Why `who` may not `op`, and what would let them: whether a privileged group is
+    /// configured at all, and how to configure one or join it (issue 21: "needs root or the
+    /// privileged group" did not say that none was configured).
+    func refusal(_ op: String, who: String) -> String {
+        if let groupName {
+            return "\(op) needs root or membership of the privileged group \"\(groupName)\"; \(who) has neither. "
+                + "Add the user to it (usermod -aG \(groupName) USER, then log in again)"
+        }
+        return "\(op) needs root, and no privileged group is configured; \(who) is not root. "
+            + "Run it as root (sudo), or set privileged-group = GROUP in [server] of /etc/orientationd/orientationd.conf "
+            + "(or orientationd --privileged-group GROUP), reload (systemctl reload orientationd) and join that group"
     }
 
     static func groupID(named name: String) -> UInt32? {

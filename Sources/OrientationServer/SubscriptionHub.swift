@@ -50,7 +50,9 @@ public final class SubscriptionHub {
     var connectionCount: Int { connections.count }
     var subscribers: Int { subscriberCount }
 
-    /// Seconds since the state last changed, `nil` before any change.
+    /// Seconds since the orientation last changed, `nil` before any change. A lock does not
+    /// reset it: `get` shows it beside the orientation (issue 21: "changed: 0.0 s ago" after a
+    /// lock read as if the device had just turned).
     var age: Double? {
         lastChange.map { Double((NIODeadline.now() - $0).nanoseconds) / 1e9 }
     }
@@ -131,6 +133,7 @@ public final class SubscriptionHub {
         state.orientation = orientation
         state.time = time
         change()
+        lastChange = .now()
         broadcast(.orientation(state: state))
     }
 
@@ -150,9 +153,17 @@ public final class SubscriptionHub {
         sensorActive = active
     }
 
+    /// Publishes the sensor's state and why (deduplicated) to subscribers as a `sensor`
+    /// message; later replies carry it too. `seq` does not change: it counts what clients act on.
+    func setSensorStatus(_ status: SensorStatus) {
+        eventLoop.preconditionInEventLoop()
+        guard state.sensor != status else { return }
+        state.sensor = status
+        broadcast(.sensor(state: state))
+    }
+
     private func change() {
         state.seq += 1
-        lastChange = .now()
         onStateChange(state)
     }
 
@@ -195,6 +206,11 @@ extension SubscriptionHub {
         /// Records whether the sensor is open (reported in `get` replies).
         public func setSensorActive(_ active: Bool) {
             hub.eventLoop.execute { hub.value.setSensorActive(active) }
+        }
+
+        /// Publishes the sensor's state and why (``SubscriptionHub/setSensorStatus(_:)``).
+        public func setSensorStatus(_ status: SensorStatus) {
+            hub.eventLoop.execute { hub.value.setSensorStatus(status) }
         }
 
         /// The current state.

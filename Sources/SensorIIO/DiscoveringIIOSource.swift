@@ -96,13 +96,20 @@ public final class DiscoveringIIOSource: SensorSource {
                            mountMatrix: own.source == "identity" ? matrix.matrix : own.matrix, stallTimeout: plan.stallTimeout)
     }
 
+    /// True when the last ``open()`` found no display accelerometer (the sensor is absent, not
+    /// broken).
+    public var lastOpenFoundNoSensor: Bool { foundNoSensor.load(ordering: .acquiring) }
+    private let foundNoSensor = Atomic<Bool>(false)
+
     public func open() async throws -> any SampleStream {
         let settings = self.settings  // one snapshot per open
         let (_, choice, plan, matrix) = try await plan(settings: settings)
         for warning in choice.warnings { logger.warning("\(warning)") }
         guard let plan, let accel = choice.accelerometer, let matrix else {
+            foundNoSensor.store(true, ordering: .releasing)
             throw IIOError.noAccelerometer
         }
+        foundNoSensor.store(false, ordering: .releasing)
         for (source, reason) in matrix.rejected {
             logger.warning("ignoring an invalid mount matrix", metadata: ["source": "\(source)", "reason": "\(reason)"])
         }

@@ -1,3 +1,5 @@
+import OrientationCore
+
 /// The `[sensor]` section: how the daemon picks and reads a real sensor.
 public struct IIOSettings: Sendable, Hashable {
     /// How to read the accelerometer.
@@ -40,8 +42,20 @@ public struct IIOSettings: Sendable, Hashable {
     /// Applies one `[sensor]` entry; returns an error message for a bad value or unknown name.
     public mutating func apply(name: String, value: String, location: String) -> String? {
         switch name {
-        case "device": selector = value
-        case "mount-matrix": mountMatrix = (value, "config \(location)")
+        // An empty value is the default, none (the sample configuration's uncommented line).
+        case "device": selector = value.isEmpty ? nil : value
+        case "mount-matrix" where value.isEmpty: mountMatrix = nil
+        case "mount-matrix":
+            // The daemon's own check (``MountMatrix/init(parsing:)``), now rather than at the
+            // first open, so `--check-config` fails on what the daemon would skip (issue 21).
+            let matrix: MountMatrix
+            do { matrix = try MountMatrix(parsing: value) } catch { return "mount-matrix: \(error)" }
+            guard matrix.determinant > 0 else {
+                return "mount-matrix: \"\(value)\" is mirrored (determinant \(matrix.determinant)): it would swap left and right, "
+                    + "which no way of mounting a sensor does; a matrix from orientationctl calibrate is a rotation, and a sensor "
+                    + "that really reports an axis reversed needs a driver or hwdb fix"
+            }
+            mountMatrix = (value, "config \(location)")
         case "mode":
             guard let mode = Mode(rawValue: value) else { return "mode must be auto, buffered or polled, not \"\(value)\"" }
             self.mode = mode

@@ -8,9 +8,12 @@ import Synchronization
 public final class ClaimSources: Sendable {
     private let claimers = Mutex<Set<String>>([])
     private let commands: SensorPipeline.Commands
+    /// Told, under the same lock, whenever the claim as a whole changes (the sensor's status).
+    private let onChange: @Sendable (Bool) -> Void
 
-    public init(commands: SensorPipeline.Commands) {
+    public init(commands: SensorPipeline.Commands, onChange: @escaping @Sendable (Bool) -> Void = { _ in }) {
         self.commands = commands
+        self.onChange = onChange
     }
 
     /// Records whether publisher `source` claims the sensor.
@@ -18,7 +21,10 @@ public final class ClaimSources: Sendable {
         claimers.withLock { set in
             let before = !set.isEmpty
             if claimed { set.insert(source) } else { set.remove(source) }
-            if before != !set.isEmpty { commands.setClaimed(!set.isEmpty) }
+            if before != !set.isEmpty {
+                onChange(!set.isEmpty)
+                commands.setClaimed(!set.isEmpty)
+            }
         }
     }
 

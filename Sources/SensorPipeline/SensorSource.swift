@@ -15,6 +15,10 @@ public protocol SensorSource: Sendable {
     /// Whether there is a sensor to open now, without opening it (the D-Bus facade's
     /// `HasAccelerometer`, which desktops read before they claim). Default: true.
     func isPresent() async -> Bool
+    /// Whether the last ``open()`` failed because there is no such sensor at all (rather than
+    /// a broken one), without asking discovery again: synchronous, for the pipeline's event
+    /// sink. Default: false.
+    var lastOpenFoundNoSensor: Bool { get }
     /// The longest wait, in seconds, for the next sample (or for `open()`) that still means the
     /// source works; past it the watchdog stops its pings (``PipelineHealth``). `nil`: the source
     /// may fall silent for any time (a replay). Default: 10 s.
@@ -23,6 +27,7 @@ public protocol SensorSource: Sendable {
 
 extension SensorSource {
     public func isPresent() async -> Bool { true }
+    public var lastOpenFoundNoSensor: Bool { false }
     public var progressLimit: Double? { 10 }
 }
 

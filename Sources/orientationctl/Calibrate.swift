@@ -53,7 +53,7 @@ struct Calibrate: AsyncParsableCommand {
         do {
             derived = try MountMatrixCalibration.derive(readings)
         } catch {
-            throw CleanExit.message("orientationctl calibrate: \(error)", failing: true)
+            throw CleanExit.message("calibrate: \(error)", failing: true)
         }
         // A log whose samples already went through a matrix: the device needs derived × applied.
         let matrix = applied.isIdentity ? derived : derived.multiplied(by: applied)
@@ -73,7 +73,7 @@ struct Calibrate: AsyncParsableCommand {
         let source = DiscoveringIIOSource(settings: settings, logger: logger)
         let plan = try await source.plan()
         guard let accelerometer = plan.choice.accelerometer else {
-            throw CleanExit.message("orientationctl calibrate: no accelerometer found (orientationd --list-sensors shows what there is)", failing: true)
+            throw CleanExit.message("calibrate: no accelerometer found (orientationd --list-sensors shows what there is)", failing: true)
         }
         printError("calibrating \(accelerometer.id) (\(accelerometer.name)); its current mount matrix is ignored while reading")
         let stream = try await source.open()
@@ -92,7 +92,7 @@ struct Calibrate: AsyncParsableCommand {
                         break
                     }
                     if sample.time - (first ?? sample.time) > timeout {
-                        throw CleanExit.message("orientationctl calibrate: no still \(pose.name) pose within \(timeout) s", failing: true)
+                        throw CleanExit.message("calibrate: no still \(pose.name) pose within \(timeout) s", failing: true)
                     }
                 }
             }
@@ -114,7 +114,7 @@ struct Calibrate: AsyncParsableCommand {
             recordedMatrix = reader.metadata.mountMatrix
             samples = try reader.readAll()
         } catch {
-            throw CleanExit.message("orientationctl calibrate: \(error)", failing: true)
+            throw CleanExit.message("calibrate: \(error)", failing: true)
         }
         var applied = MountMatrix.identity
         if let text = recordedMatrix, text.contains("already applied") {
@@ -127,7 +127,7 @@ struct Calibrate: AsyncParsableCommand {
             if let pose = finder.add(sample) { found.append(pose) }
         }
         guard found.count >= 3 else {
-            throw CleanExit.message("orientationctl calibrate: \(path) holds \(found.count) still pose\(found.count == 1 ? "" : "s"), not 3: record the three steps (upright, right edge up, flat screen up), each held still for a second", failing: true)
+            throw CleanExit.message("calibrate: \(path) holds \(found.count) still pose\(found.count == 1 ? "" : "s"), not 3: record the three steps (upright, right edge up, flat screen up), each held still for a second", failing: true)
         }
         if found.count > 3 {
             printError("\(path): \(found.count) still poses; using the first three")

@@ -23,8 +23,23 @@ enum UpdateFormat {
                                               ("previous", .string(state.previous.rawValue)),
                                               ("time", state.time.map { .number($0) } ?? .null),
                                               ("seq", .number(Double(state.seq))), ("locked", .bool(state.locked))]
+        if let sensor = state.sensor {
+            members += [("sensor", .string(sensor.state.rawValue)), ("sensor-reason", sensor.reason.map { .string($0) } ?? .null)]
+        }
         members += extra
         return JSONWriter.serialize(.object(members))
+    }
+
+    /// `sensor absent: no display accelerometer found; see orientationd --list-sensors`, for the
+    /// states a user must hear about (absent, failed), and for `open` after one of them; `nil`
+    /// otherwise (an old server, or a sensor opening and closing as clients come and go).
+    static func sensorLine(_ state: OrientationState, after previous: SensorStatus?) -> String? {
+        guard let sensor = state.sensor else { return nil }
+        switch sensor.state {
+        case .absent, .failed: return sensor == previous ? nil : "sensor \(sensor.summary)"
+        case .open: return previous.map { [.absent, .failed].contains($0.state) } == true ? "sensor open" : nil
+        case .closed, .opening, .ended: return nil
+        }
     }
 
     static func time(_ state: OrientationState) -> String {

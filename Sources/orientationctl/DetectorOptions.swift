@@ -19,11 +19,15 @@ struct DetectorOptions: ParsableArguments {
     func configuration() throws -> OrientationDetector.Configuration {
         var configuration = OrientationDetector.Configuration()
         if let configFile {
-            do {
-                try configuration.apply(ConfigurationFileReader.load(configFile))
-            } catch {
-                throw ValidationError("\(error)")
-            }
+            // Every problem the file has for a detector, in file order (the daemon's sections'
+            // own settings are the daemon's to check: orientationd --check-config).
+            let bytes: [UInt8]
+            do { bytes = try ConfigurationFileReader.read(configFile) } catch { throw ValidationError("\(error)") }
+            var problems: [ConfigFileError] = []
+            let file = ConfigFile(parsing: String(decoding: bytes, as: UTF8.self), source: configFile,
+                                  knownSections: ConfigFile.orientationdSections, problems: &problems)
+            configuration.apply(file, problems: &problems)
+            if !problems.isEmpty { throw ValidationError(ConfigFileErrors(problems).description) }
         }
         do {
             try configuration.apply(assignments: assignments)

@@ -61,12 +61,16 @@ struct Follow: AsyncParsableCommand {
         var policy = try makePolicy()
         var applied: InterfaceOrientation? = nil
         var connected = false
-        for await update in connection.client.updates(reconnect: once ? .never : .default) {
+        var sensor: SensorStatus? = nil
+        for await update in connection.client.updates(reconnect: once ? .never : .default, sensorChanges: true) {
             guard let state = update.state else {
                 if case .disconnected(let reason) = update { printError("orientationctl: disconnected: \(reason)") }
                 continue
             }
             connected = true
+            // Standard output stays the decisions; why nothing rotates goes to standard error.
+            if let line = UpdateFormat.sensorLine(state, after: sensor) { printError("orientationctl: \(line)") }
+            sensor = state.sensor
             policy.update(device: state.orientation, locked: state.locked)
             guard policy.interfaceOrientation != applied else { continue }
             applied = policy.interfaceOrientation

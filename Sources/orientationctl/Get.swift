@@ -30,8 +30,9 @@ struct Get: AsyncParsableCommand {
         print("orientation: \(state.orientation.rawValue)")
         print("previous:    \(state.previous.rawValue)")
         print("locked:      \(state.locked ? "yes" : "no")")
-        print("changed:     \(snapshot.age.map { EventFormat.fixed($0, decimals: 1) + " s ago" } ?? "never")")
-        print("sensor:      \(snapshot.sensorActive ? "open" : "closed (nobody subscribes)")")
+        print("changed:     \(snapshot.age.map { "orientation \(EventFormat.fixed($0, decimals: 1)) s ago" } ?? "never")")
+        // An older daemon says only whether the sensor is open.
+        print("sensor:      \(state.sensor?.summary ?? (snapshot.sensorActive ? "open" : "closed (nobody subscribes)"))")
         print("subscribers: \(snapshot.subscribers)")
     }
 }

@@ -12,6 +12,9 @@ struct Import: ParsableCommand {
         Columns are numbered from 1. Acceleration is converted to m/s², negated when the input is \
         proper acceleration (+1 g upward at rest, as the kernel's IIO ABI, Android and most IMUs \
         report), and multiplied by --mount-matrix if given; angular rates become rad/s. \
+        Without a preset, times far too large for seconds (epoch milliseconds or nanoseconds) are read in the unit \
+        that makes the rows 0.1 ms to 10 s apart, and said so (--time-unit decides); and a recording that would \
+        read mostly upside down or face down stops with the fix, --proper-acceleration (--gravity-vector keeps it). \
         Example (the bundled recording): orientationctl import --preset xio-fusion sensor_data.csv -o handheld.log
         """
     )
@@ -74,6 +77,8 @@ struct Import: ParsableCommand {
     @Option(help: "Unit of acceleration.") var accelUnit: AccelerationUnit?
     @Flag(help: "The input is proper acceleration (+g upward at rest); negate it into the gravity vector.")
     var properAcceleration = false
+    @Flag(help: "The input already is the gravity vector (-g upward at rest): import it as it is, even when it reads mostly upside down or face down.")
+    var gravityVector = false
     @Option(help: "Columns of angular rate x,y,z (optional).") var gyroColumns: String?
     @Option(help: "Unit of angular rate.") var gyroUnit: RateUnit?
     @Option(help: "Mount matrix taking the input's axes to screen axes, \"a, b, c; d, e, f; g, h, i\".")
@@ -84,6 +89,10 @@ struct Import: ParsableCommand {
     struct Layout {
         /// Column of the time, or `nil` when the time comes from ``rate``.
         var time: Int? = 1, timeUnit = TimeUnit.s
+        /// Whether the time unit was stated (an option or a preset), or is only assumed.
+        var timeUnitStated = false
+        /// Whether the sign of the acceleration was stated (an option or a preset).
+        var signStated = false
         var rate: Double? = nil
         var delimiter = Delimiter.comma
         var accel: [Int] = [], accelScale = 1.0
@@ -96,17 +105,23 @@ struct Import: ParsableCommand {
         var proper = properAcceleration
         switch preset {
         case .xioFusion:
-            layout = Layout(time: 1, accel: [5, 6, 7], accelScale: 9.80665, gyro: [2, 3, 4], gyroScale: Double.pi / 180)
+            layout = Layout(time: 1, timeUnitStated: true, signStated: true, accel: [5, 6, 7], accelScale: 9.80665, gyro: [2, 3, 4],
+                            gyroScale: Double.pi / 180)
             proper = true
         case .oxfordStepCounter:
-            layout = Layout(time: 1, timeUnit: .ns, accel: [2, 3, 4], headerLines: 0)
+            layout = Layout(time: 1, timeUnit: .ns, timeUnitStated: true, signStated: true, accel: [2, 3, 4], headerLines: 0)
             proper = true
         case .oxfordStepCounterOptimisation:
-            layout = Layout(time: 1, timeUnit: .ns, accel: [3, 4, 5], headerLines: 0)
+            layout = Layout(time: 1, timeUnit: .ns, timeUnitStated: true, signStated: true, accel: [3, 4, 5], headerLines: 0)
             proper = true
         case nil:
             break
         }
+        guard !(properAcceleration && gravityVector) else {
+            throw ValidationError("give --proper-acceleration or --gravity-vector, not both")
+        }
+        if properAcceleration || gravityVector { layout.signStated = true }
+        if gravityVector { proper = false }
         if let timeColumn { layout.time = timeColumn }
         if let rate {
             guard rate.isFinite, rate > 0, rate <= 100_000 else { throw ValidationError("--rate must be above 0 and at most 100000 Hz, not \(rate)") }
@@ -115,7 +130,10 @@ struct Import: ParsableCommand {
             layout.time = nil
         }
         if let delimiter { layout.delimiter = delimiter }
-        if let timeUnit { layout.timeUnit = timeUnit }
+        if let timeUnit {
+            layout.timeUnit = timeUnit
+            layout.timeUnitStated = true
+        }
         if let accelColumns { layout.accel = try Self.columns(accelColumns, option: "--accel-columns") }
         if let accelUnit { layout.accelScale = accelUnit == .g ? 9.80665 : 1 }
         if let gyroColumns { layout.gyro = try Self.columns(gyroColumns, option: "--gyro-columns") }
@@ -136,7 +154,7 @@ struct Import: ParsableCommand {
     }
 
     func run() throws {
-        let layout = try layout()
+        var layout = try layout()
         var matrix = MountMatrix.identity
         if let mountMatrix {
             do { matrix = try MountMatrix(parsing: mountMatrix) } catch {
@@ -153,12 +171,36 @@ struct Import: ParsableCommand {
             metadata.append(key: String(entry[..<equals]), value: String(entry[entry.index(after: equals)...]))
         }
 
-        let bytes = try readFile(input)
+        let rows = try readRows(try readFile(input), layout: layout)
+        if let inferred = try Self.inferTimeUnit(rows, layout: layout, input: input) { layout.timeUnit = inferred }
+        try Self.checkGravitySign(rows, layout: layout, matrix: matrix, input: input)
+
         var writer = try SensorLogWriter(path: output, metadata: metadata, includesGyroscope: layout.gyro != nil)
-        var lineNumber = 0
         var previousTime = -Double.infinity
-        var count = 0
-        var row = 0
+        for (index, row) in rows.enumerated() {
+            let time = row.time.map { $0 * layout.timeUnit.seconds } ?? Double(index) / layout.rate!
+            guard time > previousTime else {
+                throw ValidationError("\(input):\(row.line): time \(time) does not increase (previous \(previousTime))")
+            }
+            previousTime = time
+            let rate = row.gyro.map { matrix.apply($0 * layout.gyroScale) }
+            try writer.write(Sample(time: time, acceleration: matrix.apply(row.accel * layout.accelScale), angularRate: rate))
+        }
+        try writer.finish()
+        if output != "-" { printError("wrote \(rows.count) samples to \(output)") }
+    }
+
+    /// One data row as read: the time in the file's own unit, acceleration and rate unscaled.
+    struct Row {
+        var line: Int
+        var time: Double?
+        var accel: Vector3
+        var gyro: Vector3?
+    }
+
+    func readRows(_ bytes: [UInt8], layout: Layout) throws -> [Row] {
+        var rows: [Row] = []
+        var lineNumber = 0
         for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             lineNumber += 1
             if lineNumber <= layout.headerLines { continue }
@@ -176,23 +218,66 @@ struct Import: ParsableCommand {
                 }
                 return v
             }
-            let time = try layout.time.map { try value($0, "time") * layout.timeUnit.seconds } ?? Double(row) / layout.rate!
-            row += 1
-            guard time > previousTime else {
-                throw ValidationError("\(input):\(lineNumber): time \(time) does not increase (previous \(previousTime))")
-            }
-            previousTime = time
-            let a = Vector3(try value(layout.accel[0], "accel x"), try value(layout.accel[1], "accel y"),
-                            try value(layout.accel[2], "accel z")) * layout.accelScale
+            let time = try layout.time.map { try value($0, "time") }
+            let a = Vector3(try value(layout.accel[0], "accel x"), try value(layout.accel[1], "accel y"), try value(layout.accel[2], "accel z"))
             var rate: Vector3? = nil
             if let g = layout.gyro {
-                rate = matrix.apply(Vector3(try value(g[0], "gyro x"), try value(g[1], "gyro y"), try value(g[2], "gyro z")) * layout.gyroScale)
+                rate = Vector3(try value(g[0], "gyro x"), try value(g[1], "gyro y"), try value(g[2], "gyro z"))
             }
-            try writer.write(Sample(time: time, acceleration: matrix.apply(a), angularRate: rate))
-            count += 1
+            rows.append(Row(line: lineNumber, time: time, accel: a, gyro: rate))
         }
-        try writer.finish()
-        if output != "-" { printError("wrote \(count) samples to \(output)") }
+        return rows
+    }
+
+    /// The time unit when none was stated and seconds cannot be right: the typical step
+    /// between rows (the median of the first 200) read in seconds is over 10 s, or the first
+    /// time is epoch-scale in milliseconds or finer (issue 21: a Sensor Logger file with
+    /// nanosecond epoch times came out as 1700000000009999872 s, and replay restarted its
+    /// filters 999 times). The finest unit that makes the step between 0.1 ms and 10 s is
+    /// chosen and announced; none fitting is an error that says to give --time-unit.
+    static func inferTimeUnit(_ rows: [Row], layout: Layout, input: String) throws -> TimeUnit? {
+        guard !layout.timeUnitStated, layout.time != nil, rows.count >= 2 else { return nil }
+        let times = rows.prefix(201).compactMap(\.time)
+        let steps = zip(times.dropFirst(), times).map { $0 - $1 }.filter { $0 > 0 }.sorted()
+        guard let first = times.first, !steps.isEmpty else { return nil }
+        let step = steps[steps.count / 2]
+        guard step > 10 || abs(first) >= 1e11 else { return nil }
+        let example = FixedPointFormatter.string(first, decimals: 0)
+        for unit in [TimeUnit.ms, .us, .ns] where (1e-4...10).contains(step * unit.seconds) {
+            printError("orientationctl: import: \(input): times such as \(example), \(FixedPointFormatter.string(step, decimals: 0)) apart, "
+                       + "are not seconds; reading them as \(unit.rawValue) (rows \(EventFormat.fixed(step * unit.seconds * 1000, decimals: 1)) ms apart). "
+                       + "Give --time-unit to choose otherwise.")
+            return unit
+        }
+        throw CleanExit.message("import: \(input): times such as \(example), \(FixedPointFormatter.string(step, decimals: 0)) apart, are not seconds "
+                                + "and fit no unit; give --time-unit (s, ms, us or ns)", failing: true)
+    }
+
+    /// When nobody said which way the acceleration points (no preset, neither
+    /// --proper-acceleration nor --gravity-vector), a recording that on average reads portrait
+    /// upside down or face down almost always has the sign inverted: Android, the kernel's IIO
+    /// and most IMUs report proper acceleration (issue 21: Android data imported without
+    /// --proper-acceleration replayed as portrait-upside-down). Stops with the fix.
+    static func checkGravitySign(_ rows: [Row], layout: Layout, matrix: MountMatrix, input: String) throws {
+        guard !layout.signStated, !rows.isEmpty else { return }
+        var sum = Vector3(0, 0, 0)
+        for row in rows { sum = sum + matrix.apply(row.accel * layout.accelScale) }
+        let mean = sum * (1 / Double(rows.count))
+        let reads: String
+        if mean.y > 4.9, mean.y >= abs(mean.x), mean.y >= abs(mean.z) {
+            reads = "portrait-upside-down"
+        } else if mean.z > 4.9, mean.z >= abs(mean.x), mean.z >= abs(mean.y) {
+            reads = "face-down"
+        } else {
+            return
+        }
+        let shown = [mean.x, mean.y, mean.z].map { EventFormat.fixed($0, decimals: 2) }.joined(separator: ", ")
+        throw CleanExit.message("""
+            import: \(input): on average the device reads \(reads) (mean acceleration \(shown) m/s²), so the sign is most likely inverted: \
+            the input looks like proper acceleration (+g upward at rest, as Android, the kernel's IIO and most IMUs report). \
+            Add --proper-acceleration to negate it; or, if the device really spent the recording \(reads == "face-down" ? "face down" : "upside down"), \
+            add --gravity-vector to import it as it is. Nothing was written.
+            """, failing: true)
     }
 
     static func baseName(_ path: String) -> String {

@@ -1,13 +1,15 @@
 import ArgumentParser
 import OrientationClient
 import OrientationCore
+import OrientationProtocol
 
 /// `orientationctl monitor`: live events from the daemon.
 struct Monitor: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Subscribe and print every orientation change (and rotation-lock change) as it happens.",
         discussion: """
-        Prints the current state at once, then one line per change: `time orientation`, or `lock on`/`lock off`. \
+        Prints the current state at once, then one line per change: `time orientation`, or `lock on`/`lock off`, \
+        or `sensor absent: why` / `sensor failed: why` when the daemon has no working sensor (and `sensor open` once it has). \
         Reconnects when the daemon restarts (the current state is printed again). With --once, exits \
         when the daemon closes the connection instead.
         """
@@ -37,16 +39,26 @@ struct Monitor: AsyncParsableCommand {
         }
         var output = OutputBuffer()
         var connectedOnce = false
-        for await update in client.updates(reconnect: once ? .never : .default) {
+        var sensor: SensorStatus? = nil
+        for await update in client.updates(reconnect: once ? .never : .default, sensorChanges: true) {
             switch update {
             case .connected(let state):
                 connectedOnce = true
                 output.appendLine(json ? UpdateFormat.json(type: "current", state)
                                        : "\(UpdateFormat.time(state)) \(state.orientation.rawValue)\(state.locked ? " (rotation locked)" : "")")
+                if !json, let line = UpdateFormat.sensorLine(state, after: nil) { output.appendLine(line) }
+                sensor = state.sensor
             case .orientation(let state):
                 output.appendLine(json ? UpdateFormat.json(type: "orientation", state) : "\(UpdateFormat.time(state)) \(state.orientation.rawValue)")
             case .lock(let state):
                 output.appendLine(json ? UpdateFormat.json(type: "lock", state) : "lock \(state.locked ? "on" : "off")")
+            case .sensor(let state):
+                if json {
+                    output.appendLine(UpdateFormat.json(type: "sensor", state))
+                } else if let line = UpdateFormat.sensorLine(state, after: sensor) {
+                    output.appendLine(line)
+                }
+                sensor = state.sensor
             case .disconnected(let reason):
                 printError("orientationctl: disconnected: \(reason)\(once ? "" : "; reconnecting")")
             }

@@ -56,6 +56,9 @@ struct MonitorSensorLines {
             let before = state.orientation
             state.update(device: current.orientation, locked: current.locked)
             return state.orientation == before ? [] : ["    Accelerometer orientation changed: \(state.orientation)"]
+        case .sensor:
+            // iio-sensor-proxy's monitor-sensor prints nothing for these.
+            return []
         case .disconnected:
             defer { appeared = false }
             return appeared ? ["--- iio-sensor-proxy vanished, waiting for it to appear"] : []

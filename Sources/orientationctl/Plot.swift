@@ -9,12 +9,15 @@ struct Plot: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Draw a recording and the detector's decisions as one SVG timeline.",
         discussion: """
-        Lanes: tilt and in-plane angle; the fast magnitude with the acceleration gate; motion \
-        state and steadiness; candidate and pending; the published orientation with every event \
+        Lanes, each named in plain words with a one-line legend: screen tilt; which edge is up; \
+        shaking (the acceleration gate); movement; settled; what the reading says (the \
+        candidate); what waits to publish (pending); the published orientation with every event \
         (spurious ones red, matched ones with their latency; hover for details); the truth runs \
-        of `orientationctl evaluate` beneath (missed ones hatched red). The title carries the \
-        score and every parameter changed from its default. --from and --to zoom (seconds, the \
-        log's clock, within the recording). The detector takes the whole log from its start \
+        of `orientationctl evaluate` beneath (missed ones hatched red). Time counts from the \
+        log's first sample; the title gives the log's own clock (a phone's uptime, an epoch) \
+        when it does not start at 0, and carries the score and every parameter changed from its \
+        default. --from and --to zoom (seconds from the log's start, as on the axis, within the \
+        recording). The detector takes the whole log from its start \
         whatever the range, so the state shown is the state the daemon would have had. Exit \
         status 1 on a malformed log or a bad range.
         """
@@ -26,10 +29,10 @@ struct Plot: ParsableCommand {
     @Option(name: .shortAndLong, help: "The SVG file to write (- for standard output).")
     var output: String
 
-    @Option(help: "Start of the range to draw, seconds.")
+    @Option(help: "Start of the range to draw, seconds from the log's start.")
     var from: Double?
 
-    @Option(help: "End of the range to draw, seconds.")
+    @Option(help: "End of the range to draw, seconds from the log's start.")
     var to: Double?
 
     @Option(help: "Width of the drawing in pixels.")

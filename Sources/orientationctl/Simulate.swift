@@ -9,7 +9,8 @@ struct Simulate: ParsableCommand {
         abstract: "Run a synthetic motion scenario (the detector's specification) through the detector.",
         discussion: """
         Without a name, lists the scenarios with their category. A name may be any unique part of \
-        a scenario's name. --check runs every scenario (or every one whose name contains NAME) at \
+        a scenario's name, typed in ASCII if you like: -> (or " to ") for →, "deg" or nothing for °, - for –. \
+        When several match, they are listed. --check runs every scenario (or every one whose name contains NAME) at \
         10, 50 and 100 Hz with and without a gyroscope, prints each failure and a count, and exits \
         with status 1 when any fails: the specification in one command.
         """
@@ -34,15 +35,18 @@ struct Simulate: ParsableCommand {
 
     func run() throws {
         let all = ScenarioCatalog.all
-        if check { return try checkAll(all.filter { name == nil || $0.name.contains(name!) }) }
+        if check { return try checkAll(all.filter { name == nil || Self.matches($0.name, name!) }) }
         guard let name else {
             for scenario in all { print("\(scenario.category.rawValue.padding(to: 18))\(scenario.name)") }
             return
         }
-        let matches = all.filter { $0.name == name } + all.filter { $0.name != name && $0.name.contains(name) }
+        let matches = all.filter { $0.name == name } + all.filter { $0.name != name && Self.matches($0.name, name) }
         guard let scenario = matches.first, matches.count == 1 || matches[0].name == name else {
-            let hint = matches.isEmpty ? "no scenario matches" : "\(matches.count) scenarios match; be more specific"
-            throw ValidationError("\"\(name)\": \(hint) (run without a name to list them)")
+            if matches.isEmpty {
+                throw ValidationError("\"\(name)\": no scenario matches (run without a name to list them)")
+            }
+            let list = matches.map { "  \($0.name)" }.joined(separator: "\n")
+            throw CleanExit.message("\"\(name)\": \(matches.count) scenarios match; name one of them (a unique part is enough):\n\(list)", failing: true)
         }
         let configuration = try detector.configuration()
         if trace {
@@ -70,6 +74,21 @@ struct Simulate: ParsableCommand {
             for failure in run.failures { print("FAIL: \(failure)") }
             throw ExitCode(1)
         }
+    }
+
+    /// Whether `query` is part of scenario `name`, also when typed in ASCII: `->` or ` to ` for
+    /// `→`, `deg` or nothing for `°`, `-` for `–` (issue 21: the README's example matched four
+    /// scenarios, and `→` is hard to type).
+    static func matches(_ name: String, _ query: String) -> Bool {
+        if name.contains(query) { return true }
+        let plain = ascii(name)
+        let typed = ascii(query)
+        return [typed, typed.replacing(" to ", with: " -> "), typed.replacing(" deg", with: "").replacing("deg", with: "")].contains { !$0.isEmpty && plain.contains($0) }
+    }
+
+    /// The ASCII spelling of a scenario name: `→` as `->`, `–` as `-`, `°` dropped.
+    static func ascii(_ text: String) -> String {
+        text.replacing("→", with: "->").replacing("–", with: "-").replacing("°", with: "")
     }
 
     /// `--check`: every scenario at 10, 50 and 100 Hz, with and without a gyroscope.

@@ -23,26 +23,29 @@ struct DaemonSettings {
     /// still win.
     init(command: Orientationd, configPath: String? = nil) throws {
         if let path = configPath ?? command.config {
-            do {
-                let file = try ConfigurationFileReader.load(path)
-                try detector.apply(file)
-                try Self.apply(file, to: &server)
-                for entry in file.entries(in: "dbus") {
-                    switch (entry.name, entry.value) {
-                    case ("enable", "true"), ("enable", "yes"), ("enable", "1"): dbus = true
-                    case ("enable", "false"), ("enable", "no"), ("enable", "0"): dbus = false
-                    case ("enable", _): throw ConfigFileError(source: path, line: entry.line, message: "enable: must be true or false, not \"\(entry.value)\"")
-                    default: throw ConfigFileError(source: path, line: entry.line, message: "unknown dbus setting \(entry.name); known: enable")
-                    }
+            // Every problem of the file, in file order, in one run (issue 21: one per run, and
+            // not in file order, sent a user round the loop once per mistake).
+            let bytes: [UInt8]
+            do { bytes = try ConfigurationFileReader.read(path) } catch { throw DaemonFailure("\(error)") }
+            var problems: [ConfigFileError] = []
+            let file = ConfigFile(parsing: String(decoding: bytes, as: UTF8.self), source: path,
+                                  knownSections: ConfigFile.orientationdSections, problems: &problems)
+            detector.apply(file, problems: &problems)
+            Self.apply(file, to: &server, problems: &problems)
+            for entry in file.entries(in: "dbus") {
+                switch (entry.name, entry.value) {
+                case ("enable", "true"), ("enable", "yes"), ("enable", "1"): dbus = true
+                case ("enable", "false"), ("enable", "no"), ("enable", "0"): dbus = false
+                case ("enable", _): problems.append(ConfigFileError(source: path, line: entry.line, message: "enable: must be true or false, not \"\(entry.value)\""))
+                default: problems.append(ConfigFileError(source: path, line: entry.line, message: "unknown dbus setting \(entry.name); known: enable"))
                 }
-                for entry in file.entries(in: "sensor") {
-                    if let problem = sensor.apply(name: entry.name, value: entry.value, location: "\(path):\(entry.line)") {
-                        throw ConfigFileError(source: path, line: entry.line, message: problem)
-                    }
-                }
-            } catch {
-                throw DaemonFailure("\(error)")
             }
+            for entry in file.entries(in: "sensor") {
+                if let problem = sensor.apply(name: entry.name, value: entry.value, location: "\(path):\(entry.line)") {
+                    problems.append(ConfigFileError(source: path, line: entry.line, message: problem))
+                }
+            }
+            if !problems.isEmpty { throw DaemonFailure(ConfigFileErrors(problems).description) }
         }
         do { try detector.apply(assignments: command.assignments) } catch { throw ValidationError("--set \(error)") }
 
@@ -77,9 +80,24 @@ struct DaemonSettings {
 
     /// The `[server]` section. Every value is checked here, so a mistake is named with its line
     /// (a group that does not exist too, not later when the socket is set up).
-    static func apply(_ file: ConfigFile, to server: inout ServerConfiguration) throws(ConfigFileError) {
+    static func apply(_ file: ConfigFile, to server: inout ServerConfiguration, problems: inout [ConfigFileError]) {
         var reservedLine: Int? = nil
         for entry in file.entries(in: serverSection) {
+            do {
+                try apply(entry, of: file, to: &server)
+                if entry.name == "reserved-clients" { reservedLine = entry.line }
+            } catch {
+                problems.append(error)
+            }
+        }
+        if let reservedLine, server.reservedClients >= server.maximumClients {
+            problems.append(ConfigFileError(source: file.source, line: reservedLine,
+                                            message: "reserved-clients: must be below max-clients (\(server.maximumClients)), not \(server.reservedClients)"))
+        }
+    }
+
+    /// One `[server]` entry.
+    static func apply(_ entry: ConfigFile.Entry, of file: ConfigFile, to server: inout ServerConfiguration) throws(ConfigFileError) {
             func fail(_ message: String) -> ConfigFileError { ConfigFileError(source: file.source, line: entry.line, message: "\(entry.name): \(message)") }
             func positive() throws(ConfigFileError) -> Int {
                 guard let v = Int(entry.value), v > 0 else { throw fail("must be a positive whole number, not \"\(entry.value)\"") }
@@ -94,18 +112,22 @@ struct DaemonSettings {
                 return entry.value
             }
             switch entry.name {
-            case "socket": server.socketPath = entry.value
+            case "socket":
+                // What binding would refuse at startup, said now (a Unix socket path holds 107 bytes).
+                guard !entry.value.isEmpty else { throw fail("must be a path, not empty") }
+                guard entry.value.utf8.count <= 107 else { throw fail("is \(entry.value.utf8.count) bytes long; a Unix socket path holds at most 107") }
+                server.socketPath = entry.value
             case "socket-mode":
                 guard let mode = UInt32(entry.value, radix: 8), mode <= 0o777 else { throw fail("must be octal such as 0660, not \"\(entry.value)\"") }
                 server.socketMode = mode
-            case "socket-group": server.socketGroup = try group()
-            case "privileged-group": server.privilegedGroup = try group()
+            // An empty value is the default, none (the sample configuration's uncommented line).
+            case "socket-group": server.socketGroup = entry.value.isEmpty ? nil : try group()
+            case "privileged-group": server.privilegedGroup = entry.value.isEmpty ? nil : try group()
             case "max-clients": server.maximumClients = try positive()
             case "max-clients-per-user": server.maximumClientsPerUser = try positive()
             case "reserved-clients":
                 guard let v = Int(entry.value), v >= 0 else { throw fail("must be a whole number, 0 or more, not \"\(entry.value)\"") }
                 server.reservedClients = v
-                reservedLine = entry.line
             case "idle-timeout":
                 let v = try positiveNumber()
                 guard v <= SecondsConversion.maximum else { throw fail("must be at most 1e9 seconds, not \"\(entry.value)\"") }
@@ -119,11 +141,6 @@ struct DaemonSettings {
             default:
                 throw ConfigFileError(source: file.source, line: entry.line, message: "unknown server setting \(entry.name); known: \(knownServerSettings.joined(separator: ", "))")
             }
-        }
-        if let reservedLine, server.reservedClients >= server.maximumClients {
-            throw ConfigFileError(source: file.source, line: reservedLine,
-                                  message: "reserved-clients: must be below max-clients (\(server.maximumClients)), not \(server.reservedClients)")
-        }
     }
 
     static let knownServerSettings = ["socket", "socket-mode", "socket-group", "privileged-group", "max-clients", "max-clients-per-user",

@@ -20,25 +20,26 @@ struct Orientationd: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "orientationd",
         abstract: "Publish device-orientation events over a Unix socket.",
-        discussion: "Clients connect to the socket and speak newline-delimited JSON (docs/PROTOCOL.md); orientationctl is one."
+        discussion: "Reads the display accelerometer (IIO, through libiio and libudev) while a client subscribes, turns its samples into device orientations, and publishes every change on a Unix socket in newline-delimited JSON (PROTOCOL.md, installed in /usr/share/doc/orientationd); orientationctl is a client. With --dbus it also serves iio-sensor-proxy's D-Bus API.",
+        version: ServerConfiguration(socketPath: OrientationProtocol.defaultSocketPath).serverVersion
     )
 
-    @Option(help: "Replay a recorded sensor log instead of reading a sensor.")
+    @Option(help: ArgumentHelp("Replay a recorded sensor log instead of reading a sensor.", valueName: "log"))
     var replay: String?
 
     @Flag(help: "List the IIO sensors found, which one would be used and why, then exit.")
     var listSensors = false
 
-    @Option(help: "Use this sensor: an id (iio:device0), a name (bmc150_accel), a sysfs path or a udev property KEY=VALUE.")
+    @Option(help: ArgumentHelp("Use this sensor: an id (iio:device0), a name (bmc150_accel), a sysfs path or a udev property KEY=VALUE.", valueName: "selector"))
     var sensor: String?
 
-    @Option(help: "Record the sensor into a v1 log at this path (- for standard output) instead of serving, then exit.")
+    @Option(help: ArgumentHelp("Record the sensor into a v1 log at this path (- for standard output) instead of serving, then exit.", valueName: "log"))
     var record: String?
 
-    @Option(help: "With --record: stop after this many seconds (default: until interrupted).")
+    @Option(help: ArgumentHelp("With --record: stop after this many seconds (default: until interrupted).", valueName: "seconds"))
     var duration: Double?
 
-    @Option(help: "Replay speed: a multiple of real time, or max.")
+    @Option(help: ArgumentHelp("Replay speed: a multiple of real time, or max.", valueName: "N|max"))
     var speed: String = "1"
 
     @Flag(help: "Replay the log in a loop.")
@@ -47,25 +48,25 @@ struct Orientationd: AsyncParsableCommand {
     @Flag(help: "Shut down once a non-looping replay has ended. The replay starts with the first subscriber (or claim), as always.")
     var exitWhenDone = false
 
-    @Option(help: "The socket path.")
+    @Option(help: ArgumentHelp("The socket path (default /run/orientationd/orientationd.sock, or [server] socket).", valueName: "path"))
     var socket: String?
 
-    @Option(help: "Permission bits of the socket file, octal (default 0666).")
+    @Option(help: ArgumentHelp("Permission bits of the socket file, octal (default 0666).", valueName: "mode"))
     var socketMode: String?
 
-    @Option(help: "Group owning the socket file.")
+    @Option(help: ArgumentHelp("Group owning the socket file.", valueName: "group"))
     var socketGroup: String?
 
-    @Option(help: "Members of this group may lock and unlock rotation (root always may).")
+    @Option(help: ArgumentHelp("Members of this group may lock and unlock rotation (root always may; by default no group may).", valueName: "group"))
     var privilegedGroup: String?
 
-    @Option(name: .customLong("privileged-uid"), help: "A user id that may lock and unlock rotation (repeatable).")
+    @Option(name: .customLong("privileged-uid"), help: ArgumentHelp("A user id that may lock and unlock rotation (repeatable).", valueName: "uid"))
     var privilegedUIDs: [UInt32] = []
 
     @Flag(help: "Also serve iio-sensor-proxy's D-Bus API (net.hadess.SensorProxy) on the system bus, for GNOME, KDE and phosh (docs/DBUS.md).")
     var dbus = false
 
-    @Option(help: "Configuration file with [detector], [server], [sensor] and [dbus] sections.")
+    @Option(help: ArgumentHelp("Configuration file with [detector], [server], [sensor] and [dbus] sections, orientationd.conf(5).", valueName: "file"))
     var config: String?
 
     @Option(name: [.customLong("set"), .customShort("s")], help: ArgumentHelp("Override a detector parameter.", valueName: "name=value"))
@@ -80,7 +81,7 @@ struct Orientationd: AsyncParsableCommand {
     /// The installed configuration, which --check-config checks when no file is named.
     static let defaultConfigPath = "/etc/orientationd/orientationd.conf"
 
-    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
+    @Option(help: ArgumentHelp("Log level: trace, debug, info, notice, warning, error, critical.", valueName: "level"))
     var logLevel: String = "info"
 
     func run() async throws {
@@ -106,7 +107,11 @@ struct Orientationd: AsyncParsableCommand {
                 print("\(path): valid (socket \(checked.server.socketPath), D-Bus \(checked.dbus ? "on" : "off"))")
                 return
             } catch {
-                throw DaemonFailure("\(error)")
+                // Every problem on its own line, in file order, then the verdict.
+                let problems = "\(error)".split(separator: "\n")
+                for problem in problems { Self.printToStandardError("\(problem)") }
+                Self.printToStandardError("\(path): not valid (\(problems.count) problem\(problems.count == 1 ? "" : "s"))")
+                throw ExitCode.failure
             }
         }
         guard checkConfigFile == nil else { throw ValidationError("a FILE argument is only accepted with --check-config") }
@@ -223,6 +228,11 @@ struct Orientationd: AsyncParsableCommand {
         } else {
             print("no display accelerometer: orientationd would publish unknown and wait for one")
         }
+    }
+
+    static func printToStandardError(_ line: String) {
+        let bytes = Array((line + "\n").utf8)
+        _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
     }
 
     /// 1,000 clients need more than the common soft limit of 1,024 descriptors.

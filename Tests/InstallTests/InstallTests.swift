@@ -74,6 +74,56 @@ struct InstallTests {
         }
     }
 
+    /// Issue 21, item 3: the manuals as `man -l` shows them. orientationd(8) lists only options
+    /// that exist (every one of --help's) and has FILES, SIGNALS, EXIT STATUS and ENVIRONMENT;
+    /// orientationctl(1) keeps every non-ASCII character; every document they (and the
+    /// configuration) point to is installed.
+    @Test func theManualsAreCompleteAndKeepEveryCharacter() {
+        func rendered(_ page: String) -> String {
+            run(["/usr/bin/env", "MANWIDTH=200", "LC_ALL=C.UTF-8", "/usr/bin/man", "-l", root + page]).output
+        }
+        let daemon = rendered("/usr/share/man/man8/orientationd.8")
+        for section in ["SYNOPSIS", "OPTIONS", "FILES", "SIGNALS", "EXIT STATUS", "ENVIRONMENT", "SEE ALSO"] {
+            #expect(daemon.contains("\n\(section)\n"), "orientationd(8) has \(section)")
+        }
+        for fact in ["/run/orientationd/orientationd.sock", "/etc/orientationd/orientationd.conf", "orientationd.socket", "SIGHUP",
+                     "SIGTERM", "LISTEN_FDS", "JOURNAL_STREAM", "WATCHDOG_USEC"] {
+            #expect(daemon.contains(fact), "orientationd(8) mentions \(fact)")
+        }
+        #expect(!daemon.contains("subcommand") && !daemon.contains("\n       help"), "no entries that do not exist: \(daemon)")
+        let help = run([root + "/usr/bin/orientationd", "--help"], environment: []).output
+        let options = Set(help.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "," }).filter { $0.hasPrefix("--") }.map(String.init))
+        #expect(options.count > 15, "\(options)")
+        for option in options { #expect(daemon.contains(option), "orientationd(8) documents \(option)") }
+
+        let ctl = rendered("/usr/share/man/man1/orientationctl.1")
+        for text in ["ORIENTATION_WL_TRANSFORM  0–3", "(τ = 0.3 s)", "15° of horizontal", "m/s²", "→"] {
+            #expect(ctl.contains(text), "orientationctl(1) keeps \(text)")
+        }
+        for command in ["monitor", "get", "follow", "lock", "replay", "evaluate", "plot", "simulate", "import", "calibrate"] {
+            #expect(ctl.contains("orientationctl \(command)"), "orientationctl(1) has \(command)")
+        }
+        #expect(!ctl.contains("orientationctl help"), "no help subcommand entry")
+        for section in ["ENVIRONMENT", "EXIT STATUS", "FILES", "EXAMPLES"] { #expect(ctl.contains("\n\(section)\n")) }
+
+        let conf = rendered("/usr/share/man/man5/orientationd.conf.5")
+        #expect(conf.contains("privileged-group (no default)") && conf.contains("device (no default)"), "\(conf)")
+        #expect(!conf.contains("= wheel") && !conf.contains("= bmc150_accel"), "no example shown as a default")
+
+        // Every document named anywhere in the manuals or the installed configuration is installed.
+        let config = run(["/bin/cat", root + "/etc/orientationd/orientationd.conf"]).output
+        var named = Set<String>()
+        for text in [daemon, ctl, conf, config] {
+            for word in text.split(whereSeparator: { !($0.isLetter || $0 == "-" || $0 == ".") }) where word.hasSuffix(".md") {
+                named.insert(String(word))
+            }
+        }
+        #expect(named.isSuperset(of: ["DETECTOR.md", "PROTOCOL.md"]), "\(named)")
+        for document in named {
+            #expect(access(root + "/usr/share/doc/orientationd/" + document, R_OK) == 0, "\(document) is referenced but not installed")
+        }
+    }
+
     @Test func completionsAreGeneratedForEveryShell() {
         let bash = run(["/bin/bash", "-n", root + "/usr/share/bash-completion/completions/orientationctl"])
         #expect(bash.status == 0, "\(bash.output)")

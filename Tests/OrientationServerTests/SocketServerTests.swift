@@ -263,6 +263,9 @@ import TestSupport
             guard case .error(let error, _) = reply else { Issue.record("unprivileged lock allowed: \(output)"); return }
             #expect(error.code == .permissionDenied)
             #expect(error.message.contains("uid 65534"))
+            // Issue 21: say that no group is configured, and how to configure one.
+            #expect(error.message.contains("no privileged group is configured"), "\(error.message)")
+            #expect(error.message.contains("privileged-group = GROUP in [server]"), "\(error.message)")
             #expect(try !(await harness.server.hub.state().locked))
         }
         await harness.stop()

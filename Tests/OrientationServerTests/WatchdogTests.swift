@@ -15,6 +15,8 @@ import Testing
     /// not return (until resumed or cancelled).
     final class StallableSource: SensorSource, Sendable {
         let paused = Atomic<Bool>(false)
+        /// Set once a reader is inside the paused loop: from then on no sample is delivered.
+        let stalled = Atomic<Bool>(false)
         let delivered = Atomic<Int>(0)
         let opens = Atomic<Int>(0)
         var name: String { "stallable" }
@@ -32,8 +34,10 @@ import Testing
 
             func next() async throws -> Sample? {
                 while source.paused.load(ordering: .acquiring) {
+                    source.stalled.store(true, ordering: .releasing)
                     try await Task.sleep(for: .milliseconds(5))  // a reader that never returns
                 }
+                source.stalled.store(false, ordering: .releasing)
                 try await Task.sleep(for: .milliseconds(10))  // a sensor's pace
                 time += 0.01
                 source.delivered.add(1, ordering: .relaxed)
@@ -79,7 +83,9 @@ import Testing
 
         #expect(await eventually { lines.pings >= 3 && source.delivered.load(ordering: .relaxed) > 10 }, "pings while samples flow")
         source.paused.store(true, ordering: .releasing)
-        #expect(await eventually { !pipeline.health.isAlive }, "the stuck reader is noticed")
+        // Once the reader is inside the pause (a sample already under way when the flag was set
+        // still arrives, and on a loaded machine the deadline can pass before it does).
+        #expect(await eventually { source.stalled.load(ordering: .acquiring) && !pipeline.health.isAlive }, "the stuck reader is noticed")
         // At most one ping was already on its way when the deadline passed.
         let afterStall = lines.pings
         try await Task.sleep(for: .milliseconds(600))  // six watchdog intervals: a window for "no ping"

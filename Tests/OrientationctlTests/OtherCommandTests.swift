@@ -58,7 +58,14 @@ import Testing
         #expect(missing.stderr.contains("cannot connect to /nonexistent-dir/orientationd.sock: no socket there, so orientationd is not running"),
                 "\(missing.stderr)")
         #expect(!missing.stderr.contains("descriptor"))
+        // A socket file nobody listens on (a daemon that died without removing it).
         let notListening = try CommandRunner.temporaryFile("stale.sock", contents: "")
+        try FileManager.default.removeItem(atPath: notListening)
+        let bind = Process()
+        bind.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        bind.arguments = ["-c", "import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])", notListening]
+        try bind.run()
+        bind.waitUntilExit()
         let refused = try CommandRunner.run(["get", "--socket", notListening])
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("nothing is listening"), "\(refused.stderr)")
@@ -81,6 +88,7 @@ import Testing
         #expect(list.lines.count > 100)
         let ambiguous = try CommandRunner.run(["simulate", "rotate"])
         #expect(ambiguous.status != 0)
-        #expect(ambiguous.stderr.contains("scenarios match; be more specific"))
+        #expect(ambiguous.stderr.contains("scenarios match; name one of them"), "\(ambiguous.stderr)")
+        #expect(ambiguous.stderr.contains("\n  rotate portrait → landscape-left in 0.35 s at 30° tilt\n"), "the matches are listed")
     }
 }

@@ -56,7 +56,18 @@ extension SensorIIOIntegrationTests {
         testbed.remove(device.syspath)
         #expect(Self.awaitOrientation(client, "unknown"))
         sendLine(client, "{\"op\":\"ping\"}")
-        #expect(readLine(client, timeout: 5)?.contains("\"pong\"") == true, "the daemon still serves")
+        var sensorLines: [String] = []
+        #expect(Self.readSkippingSensor(client, into: &sensorLines)?.contains("\"pong\"") == true, "the daemon still serves")
+        // Issue 21: the subscriber is told why (the sensor is absent), not only `unknown`.
+        let deadline = monotonicNow() + 10
+        let toldWhy = { (line: String) in
+            line.contains("\"type\":\"sensor\"") && line.contains("\"sensor\":\"absent\"") && line.contains("no display accelerometer found")
+        }
+        while !sensorLines.contains(where: toldWhy), monotonicNow() < deadline,
+              let line = readLine(client, timeout: 1) {
+            sensorLines.append(line)
+        }
+        #expect(sensorLines.contains(where: toldWhy), "\(sensorLines)")
 
         // Plugged back (next index): picked up without a restart.
         var replugged = device
@@ -74,6 +85,16 @@ extension SensorIIOIntegrationTests {
 
         await group.triggerGracefulShutdown()
         try await running.value
-        #expect(readLine(client, timeout: 5)?.contains("\"goodbye\"") == true)
+        #expect(Self.readSkippingSensor(client, into: &sensorLines)?.contains("\"goodbye\"") == true)
+    }
+
+    /// The next line that is not a `sensor` message (those go to `skipped`): a client ignores
+    /// what it does not wait for, as docs/PROTOCOL.md asks.
+    static func readSkippingSensor(_ client: Int32, into skipped: inout [String]) -> String? {
+        while let line = readLine(client, timeout: 5) {
+            guard line.contains("\"type\":\"sensor\"") else { return line }
+            skipped.append(line)
+        }
+        return nil
     }
 }

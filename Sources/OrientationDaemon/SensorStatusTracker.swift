@@ -1,0 +1,89 @@
+import OrientationProtocol
+import OrientationServer
+import Synchronization
+
+/// Turns the claim and the pipeline's sensor events into the ``SensorStatus`` clients see
+/// (issue 21: with no accelerometer, `get` said "closed" beside a subscriber and `monitor`
+/// showed `unknown` forever; the cause was only in the daemon's log).
+///
+/// - nobody claims: `closed` (with the last attempt's problem as the reason, if it had one);
+/// - claimed: `opening`, then `open` once the pipeline opened the sensor;
+/// - an open that fails: `absent` when discovery finds no display accelerometer (`present`
+///   false), else `failed`, each with the daemon's error as the reason, until an open succeeds;
+/// - a replay that reached its end: `ended`.
+///
+/// Thread-safe; each change is handed to `publish` under the lock, so the hub gets them in order.
+final class SensorStatusTracker: Sendable {
+    private struct Inputs {
+        var claimed = false
+        var status = SensorStatus(.closed)
+    }
+    private let inputs = Mutex(Inputs())
+    private let publish: @Sendable (SensorStatus) -> Void
+
+    init(publish: @escaping @Sendable (SensorStatus) -> Void) {
+        self.publish = publish
+        publish(SensorStatus(.closed))
+    }
+
+    /// Someone claims the sensor (`true`) or nobody does.
+    func claimed(_ claimed: Bool) {
+        update { inputs in
+            inputs.claimed = claimed
+            if !claimed {
+                // Closed, but what the last attempt found is still news to a `get`.
+                let known = [.absent, .failed].contains(inputs.status.state) ? inputs.status.reason : nil
+                return SensorStatus(.closed, reason: known.map { "at the last attempt: \($0)" })
+            }
+            // A claim on a sensor already known to be missing or broken keeps saying so until
+            // the next attempt tells otherwise.
+            return [.absent, .failed].contains(inputs.status.state) ? inputs.status : SensorStatus(.opening)
+        }
+    }
+
+    /// The pipeline opened (`true`) or closed the sensor.
+    func active(_ active: Bool) {
+        update { inputs in
+            if active { return SensorStatus(.open) }
+            return inputs.claimed ? SensorStatus(.opening) : SensorStatus(.closed)
+        }
+    }
+
+    /// Opening or reading failed with `reason`; `present` says whether discovery finds a sensor.
+    func failed(_ reason: String, present: Bool) {
+        update { inputs in
+            guard inputs.claimed else { return SensorStatus(.closed) }
+            return SensorStatus(present ? .failed : .absent, reason: reason)
+        }
+    }
+
+    /// A replay delivered its last sample.
+    func ended() {
+        update { _ in SensorStatus(.ended, reason: "the replayed log is over") }
+    }
+
+    /// The status now.
+    var current: SensorStatus { inputs.withLock { $0.status } }
+
+    /// Hands the current status to `publish` again (once the hub exists: a claim from a client
+    /// queued on an activated socket may come before).
+    func republish() {
+        inputs.withLock { publish($0.status) }
+    }
+
+    private func update(_ next: (inout Inputs) -> SensorStatus) {
+        inputs.withLock { inputs in
+            let status = next(&inputs)
+            guard status != inputs.status else { return }
+            inputs.status = status
+            publish(status)
+        }
+    }
+}
+
+/// The hub's handle, set once the server has started (the tracker exists before it).
+final class HubBox: Sendable {
+    private let value = Mutex<SubscriptionHub.Handle?>(nil)
+    var handle: SubscriptionHub.Handle? { value.withLock { $0 } }
+    func set(_ handle: SubscriptionHub.Handle) { value.withLock { $0 = handle } }
+}

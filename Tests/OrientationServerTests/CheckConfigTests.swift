@@ -1,0 +1,91 @@
+import Glibc
+import TestSupport
+import Testing
+
+/// Issue 21, items 1 and 10: `orientationd --check-config` checks every value with the daemon's
+/// own validation and reports every problem, in file order, each with its file:line.
+@Suite struct CheckConfigTests {
+    /// The mount matrices issue 21 found passing as `valid`, and the daemon skipping them only
+    /// at runtime.
+    static let badMatrices: [(matrix: String, expected: String)] = [
+        ("garbage", "mount-matrix: mount matrix has 1 row; expected 3 rows separated by ';'"),
+        ("1,0,0;0,1,0", "mount-matrix: mount matrix has 2 rows"),
+        ("0,0,0;0,0,0;0,0,0", "mount-matrix: mount matrix row 1 is all zeros"),
+        ("1,0,0;0,1,0;0,1,0", "mount-matrix: mount matrix is singular"),
+        ("1,0,0;0,1,0;0,0,x", "mount-matrix: mount matrix row 3, column 3: \"x\" is not a number"),
+        ("-1,0,0;0,1,0;0,0,1", "mount-matrix: \"-1,0,0;0,1,0;0,0,1\" is mirrored (determinant -1.0): it would swap left and right"),
+    ]
+
+    @Test(arguments: badMatrices)
+    func aBadMountMatrixFailsTheCheckWithItsLine(_ row: (matrix: String, expected: String)) throws {
+        let dir = temporaryDirectory()
+        let config = dir + "/m.conf"
+        writeText(config, "# pasted from orientationctl calibrate\n[sensor]\nmount-matrix = \(row.matrix)\n")
+        let check = try ChildProcess([Build.orientationd, "--check-config", config], directory: dir)
+        #expect(check.wait() == 1)
+        #expect(check.stderr.contains("\(config):3: \(row.expected)"), "\(check.stderr)")
+        #expect(check.stderr.contains("\(config): not valid (1 problem)"), "\(check.stderr)")
+        #expect(!check.stdout.contains("valid"), "\(check.stdout)")
+        // The daemon itself refuses the file the same way, instead of skipping the matrix later.
+        let daemon = try ChildProcess([Build.orientationd, "--config", config, "--socket", dir + "/d.sock"], directory: dir)
+        #expect(daemon.wait() == 1)
+        #expect(daemon.stderr.contains("\(config):3: \(row.expected)"), "\(daemon.stderr)")
+    }
+
+    /// A socket path the daemon could not bind is refused by the check too, with its line.
+    @Test func aSocketPathTooLongToBindFailsTheCheck() throws {
+        let dir = temporaryDirectory()
+        let config = dir + "/s.conf"
+        writeText(config, "[server]\nsocket = /run/\(String(repeating: "x", count: 120))/o.sock\n")
+        let check = try ChildProcess([Build.orientationd, "--check-config", config], directory: dir)
+        #expect(check.wait() == 1)
+        #expect(check.stderr.contains("\(config):2: socket: is 132 bytes long; a Unix socket path holds at most 107"), "\(check.stderr)")
+    }
+
+    @Test func calibratesLineIsValid() throws {
+        let dir = temporaryDirectory()
+        let config = dir + "/m.conf"
+        writeText(config, "[sensor]\nmount-matrix = 0, 1, 0; -1, 0, 0; 0, 0, 1\n")
+        let check = try ChildProcess([Build.orientationd, "--check-config", config], directory: dir)
+        #expect(check.wait() == 0, "\(check.stderr)")
+        #expect(check.stdout.hasPrefix("\(config): valid"), "\(check.stdout)")
+    }
+
+    /// Every problem in one run, sorted by line, whichever section it is in (the daemon used to
+    /// stop at the first, checking [detector] before [server] whatever their order).
+    @Test func everyProblemIsReportedInFileOrder() throws {
+        let dir = temporaryDirectory()
+        let config = dir + "/many.conf"
+        writeText(config, """
+        [server]
+        max-clients = 0
+        [sensor]
+        mount-matrix = 1,0,0;0,1,0
+        batch = lots
+        [colour]
+        hue = 3
+        [detector]
+        settle-time = soon
+        dead-band = 60
+        not a setting
+        [dbus]
+        enable = maybe
+
+        """)
+        let check = try ChildProcess([Build.orientationd, "--check-config", config], directory: dir)
+        #expect(check.wait() == 1)
+        let lines = check.stderr.split(separator: "\n").map(String.init)
+        let located = lines.compactMap { line -> Int? in
+            guard line.hasPrefix(config + ":") else { return nil }
+            return Int(line.dropFirst(config.count + 1).prefix { $0.isNumber })
+        }
+        #expect(located == [2, 4, 5, 6, 9, 11, 13], "\(check.stderr)")
+        #expect(lines.last == "\(config): not valid (7 problems)", "\(check.stderr)")
+        // orientationctl reads the same file for its detector: every [detector] problem, and the
+        // file's malformed lines, in order.
+        let replay = try ChildProcess([Build.orientationctl, "replay", "--config", config, Build.recording], directory: dir)
+        #expect(replay.wait() != 0)
+        #expect(replay.stderr.contains("\(config):6: unknown section [colour]") && replay.stderr.contains("\(config):9: settle-time")
+                && replay.stderr.contains("\(config):11: expected \"name = value\""), "\(replay.stderr)")
+    }
+}
