@@ -183,53 +183,6 @@ struct Orientationd: AsyncParsableCommand {
         SystemdIntegration.notify("STOPPING=1")
     }
 
-    /// SIGHUP: re-reads the file (the command-line options still win) and applies what can
-    /// change while running. A file that does not parse or validate is refused with its
-    /// file:line, and the running settings stay. Settings bound at startup (the socket, D-Bus)
-    /// are named as needing a restart.
-    static func reload(command: Orientationd, service: OrientationService, running: DaemonSettings, readsSensor: Bool,
-                       logger: Logger) async {
-        let file = command.config ?? "(no configuration file: options only)"
-        let settings: DaemonSettings
-        do {
-            settings = try DaemonSettings(command: command)
-        } catch {
-            logger.error("reload refused; keeping the running settings", metadata: ["file": "\(file)", "error": "\(error)"])
-            return
-        }
-        do {
-            let outcome = try await service.reload(detector: settings.detector, server: settings.server,
-                                                   sensor: readsSensor ? settings.sensor : nil)
-            var needRestart = outcome.needRestart
-            if settings.dbus != running.dbus { needRestart.append("dbus enable") }
-            logger.notice("configuration reloaded", metadata: ["file": "\(file)"])
-            if !needRestart.isEmpty {
-                logger.warning("some changed settings apply only after a restart; keeping them as they were",
-                               metadata: ["settings": "\(needRestart.joined(separator: ", "))"])
-            }
-        } catch {
-            logger.error("reload refused; keeping the running settings", metadata: ["file": "\(file)", "error": "\(error)"])
-        }
-    }
-
-    static func printSensors(_ source: DiscoveringIIOSource) async throws {
-        let (sensors, choice, plan, matrix) = try await source.plan()
-        if sensors.isEmpty { print("no IIO devices found") }
-        for sensor in sensors {
-            let marker = sensor.id == choice.accelerometer?.id || sensor.id == choice.gyroscope?.id ? "*" : " "
-            print("\(marker) \(sensor.id)  \(sensor.name)  \(sensor.kind.rawValue), \(sensor.hasBuffer ? "buffered" : "polled"), location \(sensor.location.rawValue) (\(sensor.locationSource))")
-            print("    \(choice.reasons[sensor.id] ?? "")")
-            for candidate in sensor.mountMatrixCandidates { print("    mount matrix from \(candidate.source): \(candidate.text)") }
-        }
-        for warning in choice.warnings { print("warning: \(warning)") }
-        if let plan, let matrix {
-            print("using \(plan.device), \(plan.mode), mount matrix \(matrix.matrix) from \(matrix.source)")
-            for (source, reason) in matrix.rejected { print("warning: ignoring the mount matrix from \(source): \(reason)") }
-        } else {
-            print("no display accelerometer: orientationd would publish unknown and wait for one")
-        }
-    }
-
     static func printToStandardError(_ line: String) {
         let bytes = Array((line + "\n").utf8)
         _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }

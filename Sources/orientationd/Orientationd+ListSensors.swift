@@ -1,0 +1,22 @@
+import SensorIIO
+
+/// `orientationd --list-sensors`: what discovery finds and what the daemon would use, and why.
+extension Orientationd {
+    static func printSensors(_ source: DiscoveringIIOSource) async throws {
+        let (sensors, choice, plan, matrix) = try await source.plan()
+        if sensors.isEmpty { print("no IIO devices found") }
+        for sensor in sensors {
+            let marker = sensor.id == choice.accelerometer?.id || sensor.id == choice.gyroscope?.id ? "*" : " "
+            print("\(marker) \(sensor.id)  \(sensor.name)  \(sensor.kind.rawValue), \(sensor.hasBuffer ? "buffered" : "polled"), location \(sensor.location.rawValue) (\(sensor.locationSource))")
+            print("    \(choice.reasons[sensor.id] ?? "")")
+            for candidate in sensor.mountMatrixCandidates { print("    mount matrix from \(candidate.source): \(candidate.text)") }
+        }
+        for warning in choice.warnings { print("warning: \(warning)") }
+        if let plan, let matrix {
+            print("using \(plan.device), \(plan.mode), mount matrix \(matrix.matrix) from \(matrix.source)")
+            for (source, reason) in matrix.rejected { print("warning: ignoring the mount matrix from \(source): \(reason)") }
+        } else {
+            print("no display accelerometer: orientationd would publish unknown and wait for one")
+        }
+    }
+}
