@@ -2,9 +2,10 @@
 # The README's main command: the real daemon replays the bundled real recording with a private
 # socket, and `orientationctl monitor` shows the events it publishes over that socket.
 #   DEMO_SPEED (default 5): replay speed; the recording lasts 135 s.
+#   DEMO_BIN (default .build/debug): where orientationd and orientationctl are.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bin=.build/release
+bin="${DEMO_BIN:-.build/debug}"  # make demo builds debug: the quickest first run
 speed="${DEMO_SPEED:-5}"
 log=data/xio-fusion/handheld.log
 dir="$(mktemp -d)"
