@@ -3,7 +3,7 @@ import Glibc
 
 /// `orientationctl`: the command-line client of orientationd, and the tool to replay and study
 /// recorded sensor logs.
-@main
+/// Its `main` is called by the `orientationctl` executable and by the multi-call binary.
 struct OrientationCtl: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "orientationctl",

@@ -20,7 +20,8 @@ import OrientationDaemon
 /// Signals take no detour through libdispatch either: they are blocked before any other thread
 /// exists, and the main thread, which has nothing else to do, takes them one by one
 /// (``ProcessSignals``).
-@main
+///
+/// Called by the multi-call binary (Sources/OrientationdMulticall) unless it runs as orientationctl.
 enum OrientationdMain {
     static func main() {
         ProcessSignals.block()  // first: every thread created from here on inherits the mask
