@@ -13,8 +13,9 @@ RELEASE = $(SWIFT) build -c release --static-swift-stdlib -Xswiftc -use-ld=lld \
 	-Xlinker --symbol-ordering-file=$(CURDIR)/linker/orientationd.order -Xlinker --no-warn-symbol-ordering
 PREFIX ?= /usr/local
 DESTDIR ?=
-# The manuals' date: the last commit's (reproducible), else today.
-MANUAL_DATE ?= $(shell git log -1 --format=%cs 2>/dev/null || date +%F)
+# The manuals' date: SOURCE_DATE_EPOCH's when set (dpkg-buildpackage sets it from
+# debian/changelog), else the last commit's (reproducible), else today.
+MANUAL_DATE ?= $(if $(SOURCE_DATE_EPOCH),$(shell date -u -d @$(SOURCE_DATE_EPOCH) +%F),$(shell git log -1 --format=%cs 2>/dev/null || date +%F))
 
 .PHONY: all setup build release manuals install uninstall deb demo replay test test-repeat bench bench-iio bench-idle bench-dos symbol-order clean
 
@@ -83,10 +84,10 @@ symbol-order: setup
 	rm -f .build/release/orientationd .build/release/orientationctl
 	$(RELEASE) --product orientationd
 
-## The two binaries, release, Swift runtime linked in.
+## The installed binary, release, Swift runtime linked in: orientationd is also orientationctl
+## and monitor-sensor by the name it runs as (make install links those names to it).
 release: setup
 	$(RELEASE) --product orientationd
-	$(RELEASE) --product orientationctl
 
 ## Man pages: orientationd(8) and orientationctl(1) from the same declarations as --help
 ## (swift-argument-parser's GenerateManual plugin), orientationd.conf(5) from the sample
@@ -96,11 +97,13 @@ manuals: setup
 	$(SWIFT) build --product orientationctl
 	$(SWIFT) package plugin generate-manual --configuration debug --date $(MANUAL_DATE) --section 8 >/dev/null
 	mkdir -p .build/manuals
-	cp .build/plugins/GenerateManual/outputs/orientationd/orientationd.8 .build/manuals/orientationd.8
+	cp .build/plugins/GenerateManual/outputs/OrientationdMulticall/orientationd.8 .build/manuals/orientationd.8
 	$(SWIFT) package plugin generate-manual --configuration debug --date $(MANUAL_DATE) --section 1 >/dev/null
-	cp .build/plugins/GenerateManual/outputs/orientationctl/orientationctl.1 .build/manuals/orientationctl.1
+	cp .build/plugins/GenerateManual/outputs/OrientationctlMain/orientationctl.1 .build/manuals/orientationctl.1
 	.build/debug/orientationctl parameters > .build/manuals/parameters.txt
 	scripts/config-manpage.py config/orientationd.conf .build/manuals/parameters.txt $(MANUAL_DATE) > .build/manuals/orientationd.conf.5
+	# monitor-sensor is orientationctl run by that name: its page is orientationctl's.
+	echo '.so man1/orientationctl.1' > .build/manuals/monitor-sensor.1
 
 ## Install under PREFIX (default /usr/local; DESTDIR for staging): binaries, systemd units, the
 ## udev rule, the D-Bus policy, /etc/orientationd/orientationd.conf (never overwritten), man
@@ -111,9 +114,9 @@ install: release manuals
 uninstall:
 	PREFIX=$(PREFIX) DESTDIR=$(DESTDIR) scripts/install.sh uninstall
 
-## A Debian package (dpkg-deb) in dist/: replaces iio-sensor-proxy, enables the socket, the
-## service and the D-Bus facade; Depends derived from the binaries' libraries.
-deb: release manuals
+## The Debian package in dist/: `dpkg-buildpackage -b` on debian/ (which builds through
+## `make release manuals`); orientationd and orientationd-dbgsym, lintian-checked.
+deb: setup
 	scripts/make-deb.sh dist
 
 clean:
