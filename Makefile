@@ -8,9 +8,14 @@ LOG ?= data/xio-fusion/handheld.log
 # exporting every Swift symbol, and with the functions the daemon runs laid out together
 # (linker/orientationd.order, from `make symbol-order`): the idle daemon is 3–4 MB smaller in
 # memory (docs/PERFORMANCE.md, "Memory").
+# Reproducible (docs/PACKAGING.md): the checkout's path is mapped to `.` in file names that reach
+# the binary (a C assert in SwiftNIO, debug information), and swiftc's incremental LLVM code
+# generation is off (with it on, a fifth of the hashes in `.swift_modhash` differed between builds).
 RELEASE = $(SWIFT) build -c release --static-swift-stdlib -Xswiftc -use-ld=lld \
 	-Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic \
-	-Xlinker --symbol-ordering-file=$(CURDIR)/linker/orientationd.order -Xlinker --no-warn-symbol-ordering
+	-Xlinker --symbol-ordering-file=$(CURDIR)/linker/orientationd.order -Xlinker --no-warn-symbol-ordering \
+	-Xswiftc -file-prefix-map -Xswiftc $(CURDIR)=. -Xcc -ffile-prefix-map=$(CURDIR)=. \
+	-Xswiftc -Xfrontend -Xswiftc -disable-incremental-llvm-codegen
 PREFIX ?= /usr/local
 DESTDIR ?=
 # The manuals' date: SOURCE_DATE_EPOCH's when set (dpkg-buildpackage sets it from
