@@ -8,13 +8,19 @@ LOG ?= data/xio-fusion/handheld.log
 # exporting every Swift symbol, and with the functions the daemon runs laid out together
 # (linker/orientationd.order, from `make symbol-order`): the idle daemon is 3–4 MB smaller in
 # memory (docs/PERFORMANCE.md, "Memory").
+# Reproducible (docs/PACKAGING.md): the checkout's path is mapped to `.` in file names that reach
+# the binary (a C assert in SwiftNIO, debug information), and swiftc's incremental LLVM code
+# generation is off (with it on, a fifth of the hashes in `.swift_modhash` differed between builds).
 RELEASE = $(SWIFT) build -c release --static-swift-stdlib -Xswiftc -use-ld=lld \
 	-Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic \
-	-Xlinker --symbol-ordering-file=$(CURDIR)/linker/orientationd.order -Xlinker --no-warn-symbol-ordering
+	-Xlinker --symbol-ordering-file=$(CURDIR)/linker/orientationd.order -Xlinker --no-warn-symbol-ordering \
+	-Xswiftc -file-prefix-map -Xswiftc $(CURDIR)=. -Xcc -ffile-prefix-map=$(CURDIR)=. \
+	-Xswiftc -Xfrontend -Xswiftc -disable-incremental-llvm-codegen
 PREFIX ?= /usr/local
 DESTDIR ?=
-# The manuals' date: the last commit's (reproducible), else today.
-MANUAL_DATE ?= $(shell git log -1 --format=%cs 2>/dev/null || date +%F)
+# The manuals' date: SOURCE_DATE_EPOCH's when set (dpkg-buildpackage sets it from
+# debian/changelog), else the last commit's (reproducible), else today.
+MANUAL_DATE ?= $(if $(SOURCE_DATE_EPOCH),$(shell date -u -d @$(SOURCE_DATE_EPOCH) +%F),$(shell git log -1 --format=%cs 2>/dev/null || date +%F))
 
 .PHONY: all setup build release manuals install uninstall deb demo replay test test-repeat check-docs bench bench-iio bench-idle bench-dos symbol-order clean
 
@@ -92,10 +98,10 @@ symbol-order: setup
 	rm -f .build/release/orientationd .build/release/orientationctl
 	$(RELEASE) --product orientationd
 
-## The two binaries, release, Swift runtime linked in.
+## The installed binary, release, Swift runtime linked in: orientationd is also orientationctl
+## and monitor-sensor by the name it runs as (make install links those names to it).
 release: setup
 	$(RELEASE) --product orientationd
-	$(RELEASE) --product orientationctl
 
 ## Man pages: orientationd(8) and orientationctl(1) from the same declarations as --help
 ## (swift-argument-parser's GenerateManual plugin), orientationd.conf(5) from the sample
@@ -112,6 +118,8 @@ manuals: setup
 	scripts/manpage.py .build/manuals/orientationctl.json 1 $(MANUAL_DATE) man/orientationctl.1.extra > .build/manuals/orientationctl.1
 	.build/debug/orientationctl parameters > .build/manuals/parameters.txt
 	scripts/config-manpage.py config/orientationd.conf .build/manuals/parameters.txt $(MANUAL_DATE) > .build/manuals/orientationd.conf.5
+	# monitor-sensor is orientationctl run by that name: its page is orientationctl's.
+	echo '.so man1/orientationctl.1' > .build/manuals/monitor-sensor.1
 
 ## Install under PREFIX (default /usr/local; DESTDIR for staging): binaries, systemd units, the
 ## udev rule, the D-Bus policy, /etc/orientationd/orientationd.conf (never overwritten), man
@@ -122,9 +130,9 @@ install: release manuals
 uninstall:
 	PREFIX=$(PREFIX) DESTDIR=$(DESTDIR) scripts/install.sh uninstall
 
-## A Debian package (dpkg-deb) in dist/: replaces iio-sensor-proxy, enables the socket, the
-## service and the D-Bus facade; Depends derived from the binaries' libraries.
-deb: release manuals
+## The Debian package in dist/: `dpkg-buildpackage -b` on debian/ (which builds through
+## `make release manuals`); orientationd and orientationd-dbgsym, lintian-checked.
+deb: setup
 	scripts/make-deb.sh dist
 
 clean:

@@ -15,8 +15,11 @@ let package = Package(
         .library(name: "SensorLog", targets: ["SensorLog"]),
         .library(name: "OrientationProtocol", targets: ["OrientationProtocol"]),
         .library(name: "OrientationClient", targets: ["OrientationClient"]),
-        .executable(name: "orientationctl", targets: ["orientationctl"]),
-        .executable(name: "orientationd", targets: ["orientationd"]),
+        // One installed binary: `orientationd` is also `orientationctl` and `monitor-sensor` by
+        // the name it is run as (docs/PACKAGING.md). `orientationctl` alone is built for
+        // development, the tests and its manual.
+        .executable(name: "orientationd", targets: ["OrientationdMulticall"]),
+        .executable(name: "orientationctl", targets: ["OrientationctlMain"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -149,8 +152,8 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
-        // MARK: Executables.
-        .executableTarget(
+        // MARK: The commands (libraries, so that one binary carries both) and the executables.
+        .target(
             name: "orientationd",
             dependencies: [
                 "OrientationCore", "OrientationProtocol", "SensorLog", "SensorPipeline", "OrientationServer", "SensorIIO",
@@ -163,7 +166,7 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        .executableTarget(
+        .target(
             name: "orientationctl",
             dependencies: [
                 "OrientationCore", "SensorLog", "MotionSynthesis", "DetectorEvaluation", "OrientationClient", "OrientationProtocol",
@@ -174,6 +177,14 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The multi-call binary: the daemon (with its executor hook) unless run as orientationctl
+        // or monitor-sensor, which never get that hook.
+        .executableTarget(
+            name: "OrientationdMulticall",
+            dependencies: ["orientationd", "orientationctl"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(name: "OrientationctlMain", dependencies: ["orientationctl"], swiftSettings: strictSettings),
         .executableTarget(
             name: "OrientationBenchmarks",
             dependencies: [
@@ -220,14 +231,14 @@ let package = Package(
         // End to end: spawns the real orientationctl binary (built first through this dependency).
         .testTarget(
             name: "OrientationctlTests",
-            dependencies: ["orientationctl", "OrientationCore", "SensorLog", "TestSupport"],
+            dependencies: ["OrientationctlMain", "OrientationCore", "SensorLog", "TestSupport"],
             swiftSettings: strictSettings
         ),
         // Real sockets in a temporary directory: the server in process, and the real binaries.
         .testTarget(
             name: "OrientationServerTests",
             dependencies: [
-                "orientationd", "orientationctl", "executor-takeover-probe", "OrientationServer", "OrientationClient", "OrientationProtocol",
+                "OrientationdMulticall", "OrientationctlMain", "executor-takeover-probe", "OrientationServer", "OrientationClient", "OrientationProtocol",
                 "OrientationCore", "SensorPipeline", "SensorLog", "OrientationDaemon", "LineFraming", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -255,7 +266,8 @@ let package = Package(
         ),
         // The installed layout (make install into a DESTDIR); run by scripts/run-tests.sh after
         // the install, skipped otherwise.
-        .testTarget(name: "InstallTests", dependencies: ["TestSupport"], swiftSettings: strictSettings),
+        // OldPackage/: the 0.1.0 package's script and maintainer scripts, for the upgrade test.
+        .testTarget(name: "InstallTests", dependencies: ["TestSupport"], exclude: ["OldPackage"], swiftSettings: strictSettings),
         .testTarget(
             name: "SystemLibraryTests",
             dependencies: ["CLibIIO", "CLibUdev"],

@@ -3,16 +3,19 @@
 #   scripts/install.sh install|uninstall|list
 # Environment (from the Makefile): PREFIX (default /usr/local), DESTDIR (default empty),
 # BUILD (the release build directory), MANUALS (generated man pages), and optional
-# UNITDIR, UDEVRULESDIR, DBUSPOLICYDIR, SYSCONFDIR overrides.
-#   - binaries into $PREFIX/bin (built with --static-swift-stdlib: no Swift toolchain needed),
-#     and monitor-sensor as a link to orientationctl (iio-sensor-proxy's command name);
+# UNITDIR, UDEVRULESDIR, DBUSPOLICYDIR, SYSCONFDIR overrides; MANPAGES=no leaves the man pages
+# out (the Debian package installs them with dh_installman, compressed).
+#   - the multi-call binary orientationd into $PREFIX/bin (built with --static-swift-stdlib: no
+#     Swift toolchain needed), and orientationctl and monitor-sensor (iio-sensor-proxy's command
+#     name) as links to it: it is each of them by the name it runs as;
 #   - systemd units into pkg-config's systemdsystemunitdir, ExecStart rewritten for $PREFIX;
 #   - the udev rule into pkg-config's udevdir/rules.d (udev reads no other prefix);
 #   - the D-Bus policy into $PREFIX/share/dbus-1/system.d for PREFIX=/usr, else
 #     /etc/dbus-1/system.d (Debian's dbus reads only those two);
 #   - the configuration into /etc/orientationd/orientationd.conf, never over an existing one;
-#   - man pages orientationd(8), orientationctl(1), orientationd.conf(5) and bash, zsh and fish
-#     completions for orientationctl;
+#   - man pages orientationd(8), orientationctl(1), monitor-sensor(1) (a `.so` of
+#     orientationctl(1)), orientationd.conf(5) and bash, zsh and fish completions for
+#     orientationctl;
 #   - the documents the manuals point to (README, DETECTOR, PROTOCOL, DBUS) into
 #     $PREFIX/share/doc/orientationd.
 set -euo pipefail
@@ -23,6 +26,7 @@ PREFIX=${PREFIX:-/usr/local}
 DESTDIR=${DESTDIR:-}
 BUILD=${BUILD:-.build/release}
 MANUALS=${MANUALS:-.build/manuals}
+MANPAGES=${MANPAGES:-yes}
 pkgvar() { pkg-config --variable="$2" "$1" 2>/dev/null || true; }
 UNITDIR=${UNITDIR:-$(pkgvar systemd systemdsystemunitdir)}
 UNITDIR=${UNITDIR:-/lib/systemd/system}
@@ -48,7 +52,7 @@ files=(
     "$UNITDIR/orientationd.service" "$UNITDIR/orientationd.socket"
     "$UDEVRULESDIR/80-orientationd.rules"
     "$DBUSPOLICYDIR/net.hadess.SensorProxy.conf"
-    "$mandir/man8/orientationd.8" "$mandir/man1/orientationctl.1" "$mandir/man5/orientationd.conf.5"
+    "$mandir/man8/orientationd.8" "$mandir/man1/orientationctl.1" "$mandir/man1/monitor-sensor.1" "$mandir/man5/orientationd.conf.5"
     "$completions_bash/orientationctl" "$completions_zsh/_orientationctl" "$completions_fish/orientationctl.fish"
 )
 for doc in "${docs[@]}"; do files+=("$docdir/${doc##*/}"); done
@@ -59,28 +63,33 @@ list)
     printf '%s\n' "${files[@]}" "$config"
     ;;
 install)
-    for binary in orientationd orientationctl; do
-        [ -x "$BUILD/$binary" ] || { echo "install: $BUILD/$binary is missing (make install builds it)" >&2; exit 1; }
-    done
+    [ -x "$BUILD/orientationd" ] || { echo "install: $BUILD/orientationd is missing (make install builds it)" >&2; exit 1; }
     install -d "$DESTDIR$bindir" "$DESTDIR$UNITDIR" "$DESTDIR$UDEVRULESDIR" "$DESTDIR$DBUSPOLICYDIR" \
         "$DESTDIR$mandir/man1" "$DESTDIR$mandir/man5" "$DESTDIR$mandir/man8" \
         "$DESTDIR$completions_bash" "$DESTDIR$completions_zsh" "$DESTDIR$completions_fish" "$DESTDIR$SYSCONFDIR/orientationd" \
         "$DESTDIR$docdir"
-    install -m 0755 "$BUILD/orientationd" "$BUILD/orientationctl" "$DESTDIR$bindir/"
-    ln -sf orientationctl "$DESTDIR$bindir/monitor-sensor"
+    install -m 0755 "$BUILD/orientationd" "$DESTDIR$bindir/"
+    ln -sf orientationd "$DESTDIR$bindir/orientationctl"
+    ln -sf orientationd "$DESTDIR$bindir/monitor-sensor"
     for unit in orientationd.service orientationd.socket; do
         sed -e "s|/usr/bin/orientationd|$bindir/orientationd|g" "systemd/$unit" > "$DESTDIR$UNITDIR/$unit"
         chmod 0644 "$DESTDIR$UNITDIR/$unit"
     done
     install -m 0644 udev/80-orientationd.rules "$DESTDIR$UDEVRULESDIR/"
     install -m 0644 config/net.hadess.SensorProxy.conf "$DESTDIR$DBUSPOLICYDIR/"
-    install -m 0644 "$MANUALS/orientationd.8" "$DESTDIR$mandir/man8/"
-    install -m 0644 "$MANUALS/orientationctl.1" "$DESTDIR$mandir/man1/"
-    install -m 0644 "$MANUALS/orientationd.conf.5" "$DESTDIR$mandir/man5/"
+    if [ "$MANPAGES" != no ]; then
+        install -m 0644 "$MANUALS/orientationd.8" "$DESTDIR$mandir/man8/"
+        install -m 0644 "$MANUALS/orientationctl.1" "$MANUALS/monitor-sensor.1" "$DESTDIR$mandir/man1/"
+        install -m 0644 "$MANUALS/orientationd.conf.5" "$DESTDIR$mandir/man5/"
+    fi
     install -m 0644 "${docs[@]}" "$DESTDIR$docdir/"
-    "$BUILD/orientationctl" --generate-completion-script bash > "$DESTDIR$completions_bash/orientationctl"
-    "$BUILD/orientationctl" --generate-completion-script zsh > "$DESTDIR$completions_zsh/_orientationctl"
-    "$BUILD/orientationctl" --generate-completion-script fish > "$DESTDIR$completions_fish/orientationctl.fish"
+    # Through the installed link, so that the binary runs as orientationctl. bash-completion
+    # sources the file: ArgumentParser's `#!/bin/bash` line has no use there (lintian:
+    # bash-completion-with-hashbang).
+    ctl=$DESTDIR$bindir/orientationctl
+    "$ctl" --generate-completion-script bash | sed '1{/^#!/d}' > "$DESTDIR$completions_bash/orientationctl"
+    "$ctl" --generate-completion-script zsh > "$DESTDIR$completions_zsh/_orientationctl"
+    "$ctl" --generate-completion-script fish > "$DESTDIR$completions_fish/orientationctl.fish"
     if [ -e "$DESTDIR$config" ]; then
         echo "install: keeping the existing $config (the shipped one is config/orientationd.conf)" >&2
     else

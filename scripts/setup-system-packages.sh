@@ -12,11 +12,16 @@
 #     installed for its binaries only: nothing here starts it as a service
 #   dpkg-repack: rebuilds the installed iio-sensor-proxy as a .deb, so the package test can swap
 #     it with ours in a scratch root without downloading anything
-#   dpkg-dev: dpkg-shlibdeps, which derives the package's Depends with minimum versions
+#   dpkg-dev: dpkg-buildpackage and dpkg-shlibdeps (make deb; Depends with minimum versions)
+#   debhelper: debian/rules (`dh`, compat 13): strip and -dbgsym, man pages, systemd units
+#   lintian: make deb fails on any lintian error or warning, as a distribution would refuse them
+#   init-system-helpers: deb-systemd-helper, which the package test copies into its scratch root
+#     (debhelper's maintainer-script snippets run it)
 set -euo pipefail
 
 packages=(libiio-dev libudev-dev pkg-config udev umockdev libumockdev-dev systemd libsystemd-dev
-          dbus-daemon libglib2.0-bin iio-sensor-proxy procps dpkg-repack dpkg-dev)
+          dbus-daemon libglib2.0-bin iio-sensor-proxy procps dpkg-repack dpkg-dev debhelper lintian
+          init-system-helpers)
 
 if ! command -v swift >/dev/null 2>&1; then
     echo "setup: no 'swift' on PATH; install the Swift 6 toolchain (swift.org) first" >&2

@@ -4,7 +4,7 @@ import OrientationProtocol
 
 /// `orientationctl`: the command-line client of orientationd, and the tool to replay and study
 /// recorded sensor logs.
-@main
+/// Its `main` is called by the `orientationctl` executable and by the multi-call binary.
 struct OrientationCtl: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "orientationctl",

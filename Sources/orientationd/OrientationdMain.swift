@@ -21,7 +21,8 @@ import OrientationDaemon
 /// exists, and the main thread, which has nothing else to do, takes them one by one
 /// (``ProcessSignals``). So nothing serves the main actor: a job sent to it traps at once, with
 /// a message, instead of hanging silently (``ExecutorTakeover``).
-@main
+///
+/// Called by the multi-call binary (Sources/OrientationdMulticall) unless it runs as orientationctl.
 enum OrientationdMain {
     static func main() {
         ProcessSignals.block()  // first: every thread created from here on inherits the mask
