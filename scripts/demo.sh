@@ -2,7 +2,7 @@
 # The README's main command: the real daemon replays the bundled real recording with a private
 # socket, and `orientationctl monitor` shows the events it publishes over that socket.
 #   DEMO_SPEED (default 5): replay speed; the recording lasts 135 s.
-#   DEMO_BIN (default .build/debug): where orientationd and orientationctl are.
+#   DEMO_BIN (default .build/debug): where the orientationd binary is.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin="${DEMO_BIN:-.build/debug}"  # make demo builds debug: the quickest first run
@@ -21,6 +21,8 @@ echo "== orientationd --replay $log --speed $speed (a real hand-held IMU, 135 s 
 echo "== orientationctl monitor --socket $socket"
 "$bin/orientationd" --replay "$log" --speed "$speed" --exit-when-done --socket "$socket" --log-level warning &
 daemon=$!
-"$bin/orientationctl" monitor --once --wait 30 --socket "$socket"
+# The one binary is orientationctl when run by that name (a link), as it is once installed.
+ln -s "$PWD/$bin/orientationd" "$dir/orientationctl"
+"$dir/orientationctl" monitor --once --wait 30 --socket "$socket"
 wait "$daemon"
 daemon=""
