@@ -13,10 +13,11 @@
 #   dpkg-repack: rebuilds the installed iio-sensor-proxy as a .deb, so the package test can swap
 #     it with ours in a scratch root without downloading anything
 #   dpkg-dev: dpkg-shlibdeps, which derives the package's Depends with minimum versions
+#   time: GNU time (/usr/bin/time -f %M), the peak RSS of orientationctl in the memory-bound tests (issue 18)
 set -euo pipefail
 
 packages=(libiio-dev libudev-dev pkg-config udev umockdev libumockdev-dev systemd libsystemd-dev
-          dbus-daemon libglib2.0-bin iio-sensor-proxy procps dpkg-repack dpkg-dev)
+          dbus-daemon libglib2.0-bin iio-sensor-proxy procps dpkg-repack dpkg-dev time)
 
 if ! command -v swift >/dev/null 2>&1; then
     echo "setup: no 'swift' on PATH; install the Swift 6 toolchain (swift.org) first" >&2
