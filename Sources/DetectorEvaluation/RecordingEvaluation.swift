@@ -17,13 +17,40 @@ public struct RecordingEvaluation: Sendable {
     /// - Throws: ``ConfigurationError`` when the configuration is invalid.
     public init(samples: [Sample], configuration: OrientationDetector.Configuration = .init(),
                 ignoreGyroscope: Bool = false) throws(ConfigurationError) {
+        var iterator = samples.makeIterator()
+        do {
+            try self.init(configuration: configuration, ignoreGyroscope: ignoreGyroscope) { iterator.next() }
+        } catch let error as ConfigurationError {
+            throw error
+        } catch {
+            fatalError("an array's iterator does not throw")
+        }
+    }
+
+    /// Runs the samples `next` returns (until `nil`) through a fresh detector, scoring as they
+    /// come: memory stays bounded by the events and the truth's runs, whatever the length (a
+    /// ``GroundTruthBuilder`` keeps only the points scoring reads). The same score, events and
+    /// statistics as ``init(samples:configuration:ignoreGyroscope:)`` on the same samples.
+    ///
+    /// - Throws: ``ConfigurationError`` for an invalid configuration; whatever `next` throws.
+    public init(configuration: OrientationDetector.Configuration = .init(), ignoreGyroscope: Bool = false,
+                samples next: () throws -> Sample?) throws {
         var detector = try OrientationDetector(configuration: configuration)
         var events: [OrientationEvent] = []
-        for var sample in samples {
+        var truth = GroundTruthBuilder()
+        while var sample = try next() {
+            truth.add(sample)
             if ignoreGyroscope { sample.angularRate = nil }
-            if let event = detector.process(sample) { events.append(event) }
+            if let event = detector.process(sample) {
+                events.append(event)
+                truth.keepPoints(around: event.time)
+            }
         }
-        self.init(samples: samples, events: events, statistics: detector.statistics)
+        let built = truth.finish()
+        self.events = events
+        self.truth = built
+        score = EvaluationScore(events: events, truth: built)
+        statistics = detector.statistics
     }
 
     /// Scores `events` that a detector already published for `samples` (a caller that ran it
