@@ -53,11 +53,11 @@ public struct RecordingEvaluation: Sendable {
         statistics = detector.statistics
     }
 
-    /// Scores `events` that a detector already published for `samples` (a caller that ran it
-    /// for more than the events, such as ``TimelinePlot``).
-    init(samples: [Sample], events: [OrientationEvent], statistics: OrientationDetector.Statistics) {
+    /// Scores `events` that a detector already published against `truth` (a caller that ran
+    /// it for more than the events, such as ``TimelinePlot``).
+    init(events: [OrientationEvent], truth: GroundTruth, statistics: OrientationDetector.Statistics) {
         self.events = events
-        truth = GroundTruth(samples: samples)
+        self.truth = truth
         score = EvaluationScore(events: events, truth: truth)
         self.statistics = statistics
     }

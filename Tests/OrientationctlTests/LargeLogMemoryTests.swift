@@ -33,4 +33,27 @@ import TestSupport
         #expect(result.stdout.contains("large.log: 858 transitions, 858 matched, 0 missed, 0 spurious"), "\(result.stdout)")
         #expect(peakKiB < 48 * 1024, "peak RSS \(peakKiB) KiB")
     }
+
+    /// calibrate --from-log keeps three poses, not the log (1.09 GB for 149 MB before; 86 MB
+    /// here before, 21 MB now). The log's poses are not a calibration: the point is that all
+    /// 857 holds were found from a stream.
+    @Test func calibrateFromALogHoldsABoundedPartOfIt() throws {
+        let log = Self.largeLog()
+        defer { removeTree(String(log.dropLast("/large.log".count))) }
+        let (result, peakKiB) = try CommandRunner.runMeasuringMemory(["calibrate", "--from-log", log])
+        #expect(result.stderr.contains("large.log: 857 still poses; using the first three"), "\(result.stderr)")
+        #expect(result.stderr.contains("180° apart"), "\(result.stderr)")
+        #expect(peakKiB < 48 * 1024, "peak RSS \(peakKiB) KiB")
+    }
+
+    /// plot keeps one row of detector state per sample (about 40 bytes; the SVG needs the whole
+    /// time span before it can decimate) but no longer the samples and every truth point
+    /// beside them: 114 MiB before on this log, 62 MiB now.
+    @Test func plotNoLongerHoldsTheSamples() throws {
+        let log = Self.largeLog()
+        defer { removeTree(String(log.dropLast("/large.log".count))) }
+        let (result, peakKiB) = try CommandRunner.runMeasuringMemory(["plot", "-o", "/dev/null", log])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(peakKiB < 90 * 1024, "peak RSS \(peakKiB) KiB")
+    }
 }
