@@ -17,11 +17,12 @@
 #   lintian: make deb fails on any lintian error or warning, as a distribution would refuse them
 #   init-system-helpers: deb-systemd-helper, which the package test copies into its scratch root
 #     (debhelper's maintainer-script snippets run it)
+#   time: GNU time (/usr/bin/time -f %M), the peak RSS of orientationctl in the memory-bound tests (issue 18)
 set -euo pipefail
 
 packages=(libiio-dev libudev-dev pkg-config udev umockdev libumockdev-dev systemd libsystemd-dev
           dbus-daemon libglib2.0-bin iio-sensor-proxy procps dpkg-repack dpkg-dev debhelper lintian
-          init-system-helpers)
+          init-system-helpers time)
 
 if ! command -v swift >/dev/null 2>&1; then
     echo "setup: no 'swift' on PATH; install the Swift 6 toolchain (swift.org) first" >&2

@@ -40,7 +40,7 @@ public struct GroundTruth: Sendable {
         public var label: DeviceOrientation?
     }
 
-    /// Every accepted sample, in order.
+    /// Every accepted sample, in order; from a ``GroundTruthBuilder``, only those scoring reads.
     public let points: [Point]
     /// The truth runs (rule 3), in order; consecutive runs differ.
     public let runs: [TruthRun]
@@ -71,6 +71,12 @@ public struct GroundTruth: Sendable {
     init(points: [Point]) {
         self.points = points
         self.runs = Self.runs(points)
+    }
+
+    /// Truth from points and runs already made (``GroundTruthBuilder``).
+    init(points: [Point], runs: [TruthRun]) {
+        self.points = points
+        self.runs = runs
     }
 
     /// The label of rule 2 for a low-passed tilt and in-plane angle (degrees).

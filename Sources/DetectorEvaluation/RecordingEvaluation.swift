@@ -17,20 +17,47 @@ public struct RecordingEvaluation: Sendable {
     /// - Throws: ``ConfigurationError`` when the configuration is invalid.
     public init(samples: [Sample], configuration: OrientationDetector.Configuration = .init(),
                 ignoreGyroscope: Bool = false) throws(ConfigurationError) {
-        var detector = try OrientationDetector(configuration: configuration)
-        var events: [OrientationEvent] = []
-        for var sample in samples {
-            if ignoreGyroscope { sample.angularRate = nil }
-            if let event = detector.process(sample) { events.append(event) }
+        var iterator = samples.makeIterator()
+        do {
+            try self.init(configuration: configuration, ignoreGyroscope: ignoreGyroscope) { iterator.next() }
+        } catch let error as ConfigurationError {
+            throw error
+        } catch {
+            fatalError("an array's iterator does not throw")
         }
-        self.init(samples: samples, events: events, statistics: detector.statistics)
     }
 
-    /// Scores `events` that a detector already published for `samples` (a caller that ran it
-    /// for more than the events, such as ``TimelinePlot``).
-    init(samples: [Sample], events: [OrientationEvent], statistics: OrientationDetector.Statistics) {
+    /// Runs the samples `next` returns (until `nil`) through a fresh detector, scoring as they
+    /// come: memory stays bounded by the events and the truth's runs, whatever the length (a
+    /// ``GroundTruthBuilder`` keeps only the points scoring reads). The same score, events and
+    /// statistics as ``init(samples:configuration:ignoreGyroscope:)`` on the same samples.
+    ///
+    /// - Throws: ``ConfigurationError`` for an invalid configuration; whatever `next` throws.
+    public init(configuration: OrientationDetector.Configuration = .init(), ignoreGyroscope: Bool = false,
+                samples next: () throws -> Sample?) throws {
+        var detector = try OrientationDetector(configuration: configuration)
+        var events: [OrientationEvent] = []
+        var truth = GroundTruthBuilder()
+        while var sample = try next() {
+            truth.add(sample)
+            if ignoreGyroscope { sample.angularRate = nil }
+            if let event = detector.process(sample) {
+                events.append(event)
+                truth.keepPoints(around: event.time)
+            }
+        }
+        let built = truth.finish()
         self.events = events
-        truth = GroundTruth(samples: samples)
+        self.truth = built
+        score = EvaluationScore(events: events, truth: built)
+        statistics = detector.statistics
+    }
+
+    /// Scores `events` that a detector already published against `truth` (a caller that ran
+    /// it for more than the events, such as ``TimelinePlot``).
+    init(events: [OrientationEvent], truth: GroundTruth, statistics: OrientationDetector.Statistics) {
+        self.events = events
+        self.truth = truth
         score = EvaluationScore(events: events, truth: truth)
         self.statistics = statistics
     }

@@ -49,14 +49,14 @@ public struct ConfigFile: Sendable {
             if trimmed.isEmpty || trimmed.hasPrefix("#") || trimmed.hasPrefix(";") { continue }
             if trimmed.hasPrefix("[") {
                 guard trimmed.hasSuffix("]"), trimmed.count > 2 else {
-                    problem("malformed section header \"\(trimmed)\"; expected [name]")
+                    problem("malformed section header \"\(ControlCharacters.quoted(trimmed))\"; expected [name]")
                     section = .some(nil)
                     continue
                 }
                 let name = String(trimmed.dropFirst().dropLast()).trimmingBlanks()
                 guard knownSections.contains(name) else {
                     let known = knownSections.sorted().map { "[\($0)]" }.joined(separator: ", ")
-                    problem("unknown section [\(name)]; known sections: \(known)")
+                    problem("unknown section [\(ControlCharacters.quoted(name))]; known sections: \(known)")
                     section = .some(nil)
                     continue
                 }
@@ -64,11 +64,11 @@ public struct ConfigFile: Sendable {
                 continue
             }
             guard let equals = trimmed.firstIndex(of: "=") else {
-                problem("expected \"name = value\", found \"\(trimmed)\"")
+                problem("expected \"name = value\", found \"\(ControlCharacters.quoted(trimmed))\"")
                 continue
             }
             guard let inSection = section else {
-                problem("\"\(trimmed)\" comes before any [section]")
+                problem("\"\(ControlCharacters.quoted(trimmed))\" comes before any [section]")
                 continue
             }
             guard let current = inSection else { continue }
@@ -85,7 +85,7 @@ public struct ConfigFile: Sendable {
             }
             let key = current + "\u{0}" + name
             if let first = seen[key] {
-                problem("\(name) is set twice in [\(current)] (first on line \(first))")
+                problem("\(ControlCharacters.quoted(name)) is set twice in [\(current)] (first on line \(first))")
                 continue
             }
             seen[key] = number

@@ -24,7 +24,7 @@ public enum MountMatrixError: Error, Hashable, Sendable, CustomStringConvertible
         case .wrongColumnCount(let row, let found):
             return "mount matrix row \(row) has \(found) value\(found == 1 ? "" : "s"); expected 3 separated by ','"
         case .notANumber(let row, let column, let text):
-            return "mount matrix row \(row), column \(column): \"\(text)\" is not a number"
+            return "mount matrix row \(row), column \(column): \"\(ControlCharacters.quoted(text))\" is not a number"
         case .zeroRow(let row):
             return "mount matrix row \(row) is all zeros, so that axis would always read 0"
         case .singular(let det, let rows):

@@ -22,7 +22,7 @@ extension OrientationDetector.Configuration {
         for entry in entries {
             guard let parameter = Self.parameter(named: entry.name) else {
                 problems.append(ConfigFileError(source: file.source, line: entry.line,
-                                                message: "unknown detector parameter \(entry.name)\(Self.suggestion(for: entry.name))"))
+                                                message: "unknown detector parameter \(ControlCharacters.quoted(entry.name))\(Self.suggestion(for: entry.name))"))
                 good = false
                 continue
             }

@@ -17,9 +17,9 @@ public enum RotationPolicyError: Error, Hashable, Sendable, CustomStringConverti
         case let .preferredNotSupported(preferred, supported):
             return "the preferred orientation \(preferred.rawValue) is not supported (supported: \(supported))"
         case let .unknownOrientationName(name, known):
-            return "unknown orientation \"\(name)\"; known: \(known.joined(separator: ", "))"
+            return "unknown orientation \"\(ControlCharacters.quoted(name))\"; known: \(known.joined(separator: ", "))"
         case let .emptyMask(text):
-            return "\"\(text)\" names no orientation"
+            return "\"\(ControlCharacters.quoted(text))\" names no orientation"
         }
     }
 }

@@ -51,22 +51,22 @@ public struct IIOSettings: Sendable, Hashable {
             let matrix: MountMatrix
             do { matrix = try MountMatrix(parsing: value) } catch { return "mount-matrix: \(error)" }
             guard matrix.determinant > 0 else {
-                return "mount-matrix: \"\(value)\" is mirrored (determinant \(matrix.determinant)): it would swap left and right, "
+                return "mount-matrix: \"\(ControlCharacters.quoted(value))\" is mirrored (determinant \(matrix.determinant)): it would swap left and right, "
                     + "which no way of mounting a sensor does; a matrix from orientationctl calibrate is a rotation, and a sensor "
                     + "that really reports an axis reversed needs a driver or hwdb fix"
             }
             mountMatrix = (value, "config \(location)")
         case "mode":
-            guard let mode = Mode(rawValue: value) else { return "mode must be auto, buffered or polled, not \"\(value)\"" }
+            guard let mode = Mode(rawValue: value) else { return "mode must be auto, buffered or polled, not \"\(ControlCharacters.quoted(value))\"" }
             self.mode = mode
         case "sampling-frequency", "poll-rate", "stall-timeout":
-            guard let number = Double(value), number > 0, number.isFinite else { return "\(name) must be a positive number, not \"\(value)\"" }
+            guard let number = Double(value), number > 0, number.isFinite else { return "\(ControlCharacters.quoted(name)) must be a positive number, not \"\(ControlCharacters.quoted(value))\"" }
             if name == "sampling-frequency" { samplingFrequency = number } else if name == "poll-rate" { pollRate = number } else { stallTimeout = number }
         case "batch":
-            guard let number = Int(value), number >= 1, number <= 4096 else { return "batch must be a whole number from 1 to 4096, not \"\(value)\"" }
+            guard let number = Int(value), number >= 1, number <= 4096 else { return "batch must be a whole number from 1 to 4096, not \"\(ControlCharacters.quoted(value))\"" }
             batch = number
         default:
-            return "unknown sensor setting \(name); known: \(Self.keys.joined(separator: ", "))"
+            return "unknown sensor setting \(ControlCharacters.quoted(name)); known: \(Self.keys.joined(separator: ", "))"
         }
         return nil
     }

@@ -7,26 +7,27 @@ import Glibc
 /// A line longer than `maxLineLength` bytes is skipped (its bytes are read and dropped, never
 /// buffered) and reported as ``SensorLogError/Kind/lineTooLong(limit:)``; reading continues after
 /// it. A read error is sticky: it is thrown again by every later call.
-struct LineSource: ~Copyable {
-    static let defaultChunkSize = 256 * 1024
-    static let defaultMaxLineLength = 65_536
+public struct LineSource: ~Copyable {
+    public static let defaultChunkSize = 256 * 1024
+    public static let defaultMaxLineLength = 65_536
 
-    let name: String
+    /// The path (`"-"` for standard input) used in errors.
+    public let name: String
     private let fd: Int32
     private let closesFD: Bool
     private let buffer: UnsafeMutablePointer<UInt8>
     private let capacity: Int
     private let chunkSize: Int
-    let maxLineLength: Int
+    public let maxLineLength: Int
     private var start = 0
     private var end = 0
     private var atEOF: Bool
     private var failure: SensorLogError?
     /// Number of the line most recently returned (or skipped as too long); 0 before the first.
-    private(set) var lineNumber = 0
+    public private(set) var lineNumber = 0
 
     /// Opens `path` for reading (`"-"` is standard input, which is not closed afterwards).
-    init(path: String, chunkSize: Int = defaultChunkSize, maxLineLength: Int = defaultMaxLineLength)
+    public init(path: String, chunkSize: Int = defaultChunkSize, maxLineLength: Int = defaultMaxLineLength)
         throws(SensorLogError)
     {
         precondition(chunkSize > 0 && maxLineLength > 0)
@@ -75,7 +76,7 @@ struct LineSource: ~Copyable {
     }
 
     /// The next line without its terminator, valid until the next call; `nil` at end of input.
-    mutating func nextLine() throws(SensorLogError) -> UnsafeBufferPointer<UInt8>? {
+    public mutating func nextLine() throws(SensorLogError) -> UnsafeBufferPointer<UInt8>? {
         if let failure { throw failure }
         var scanned = 0  // bytes after `start` known to contain no newline
         while true {

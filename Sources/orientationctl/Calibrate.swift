@@ -107,12 +107,20 @@ struct Calibrate: AsyncParsableCommand {
     // MARK: - From a recording
 
     static func poses(fromLog path: String) throws -> ([Pose: Vector3], MountMatrix) {
-        let samples: [Sample]
+        // Streamed: the finder sees each sample once and only the first three poses are kept
+        // (issue 18: reading a 149 MB log whole took 1.09 GB).
+        var finder = StillPoseFinder()
+        var found: [Vector3] = []
+        var foundCount = 0
         let recordedMatrix: String?
         do {
             var reader = try SensorLogReader(path: path)
             recordedMatrix = reader.metadata.mountMatrix
-            samples = try reader.readAll()
+            while let sample = try reader.next() {
+                guard let pose = finder.add(sample) else { continue }
+                foundCount += 1
+                if found.count < 3 { found.append(pose) }
+            }
         } catch {
             throw CleanExit.message("calibrate: \(error)", failing: true)
         }
@@ -121,16 +129,11 @@ struct Calibrate: AsyncParsableCommand {
             let matrixText = text.split(separator: "(").first.map(String.init) ?? text
             applied = (try? MountMatrix(parsing: matrixText)) ?? .identity
         }
-        var finder = StillPoseFinder()
-        var found: [Vector3] = []
-        for sample in samples {
-            if let pose = finder.add(sample) { found.append(pose) }
-        }
         guard found.count >= 3 else {
-            throw CleanExit.message("calibrate: \(path) holds \(found.count) still pose\(found.count == 1 ? "" : "s"), not 3: record the three steps (upright, right edge up, flat screen up), each held still for a second", failing: true)
+            throw CleanExit.message("calibrate: \(path) holds \(foundCount) still pose\(foundCount == 1 ? "" : "s"), not 3: record the three steps (upright, right edge up, flat screen up), each held still for a second", failing: true)
         }
-        if found.count > 3 {
-            printError("\(path): \(found.count) still poses; using the first three")
+        if foundCount > 3 {
+            printError("\(path): \(foundCount) still poses; using the first three")
         }
         return ([.portrait: found[0], .rightEdgeUp: found[1], .faceUp: found[2]], applied)
     }

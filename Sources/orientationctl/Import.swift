@@ -148,7 +148,7 @@ struct Import: ParsableCommand {
     static func columns(_ text: String, option: String) throws -> [Int] {
         let columns = text.split(separator: ",").compactMap { Int($0.trimmingBlanks()) }
         guard columns.count == 3, columns.allSatisfy({ $0 >= 1 }) else {
-            throw ValidationError("\(option) expects three column numbers from 1, such as 5,6,7; got \"\(text)\"")
+            throw ValidationError("\(option) expects three column numbers from 1, such as 5,6,7; got \"\(ControlCharacters.quoted(text))\"")
         }
         return columns
     }
@@ -166,29 +166,66 @@ struct Import: ParsableCommand {
         if !matrix.isIdentity { metadata.append(key: "mount-matrix", value: matrix.description) }
         for entry in meta {
             guard let equals = entry.firstIndex(of: "="), SensorLogMetadata.isValidKey(String(entry[..<equals])) else {
-                throw ValidationError("--meta expects key=value with a key of lower-case letters, digits and dashes; got \"\(entry)\"")
+                throw ValidationError("--meta expects key=value with a key of lower-case letters, digits and dashes; got \"\(ControlCharacters.quoted(entry))\"")
             }
             metadata.append(key: String(entry[..<equals]), value: String(entry[entry.index(after: equals)...]))
         }
 
-        let rows = try readRows(try readFile(input), layout: layout)
-        if let inferred = try Self.inferTimeUnit(rows, layout: layout, input: input) { layout.timeUnit = inferred }
-        try Self.checkGravitySign(rows, layout: layout, matrix: matrix, input: input)
+        // Bad input stops at the first bad row with its file and line, exit status 1 (as replay),
+        // never the usage text; only the options are usage errors (64). The input is streamed
+        // (one line of at most 64 KiB at a time), and the log goes to a temporary file beside
+        // the output, renamed over it only when everything went well (issue 18: a failed import
+        // replaced a precious log by a partial one that replayed as valid).
+        var lines: LineSource
+        do { lines = try LineSource(path: input) } catch { throw CleanExit.message("import: \(error)", failing: true) }
+        let destination = try ImportDestination(output: output)
+        do {
+            // The first rows decide an unstated time unit; they are kept until it is known.
+            var head: [Row] = []
+            while head.count < Self.inferenceRows, let row = try readRow(&lines, layout: layout) { head.append(row) }
+            if let inferred = try Self.inferTimeUnit(head, layout: layout, input: input) { layout.timeUnit = inferred }
 
-        var writer = try SensorLogWriter(path: output, metadata: metadata, includesGyroscope: layout.gyro != nil)
-        var previousTime = -Double.infinity
-        for (index, row) in rows.enumerated() {
-            let time = row.time.map { $0 * layout.timeUnit.seconds } ?? Double(index) / layout.rate!
-            guard time > previousTime else {
-                throw ValidationError("\(input):\(row.line): time \(time) does not increase (previous \(previousTime))")
+            var writer: SensorLogWriter
+            do {
+                writer = try SensorLogWriter(path: destination.temporaryPath, metadata: metadata, includesGyroscope: layout.gyro != nil)
+            } catch { throw CleanExit.message("import: \(output): \(Self.message(of: error))", failing: true) }
+            var previousTime = -Double.infinity
+            var sum = Vector3(0, 0, 0)
+            var count = 0
+            while true {
+                let row: Row
+                if count < head.count {
+                    row = head[count]
+                } else if let next = try readRow(&lines, layout: layout) {
+                    row = next
+                } else {
+                    break
+                }
+                let time = row.time.map { $0 * layout.timeUnit.seconds } ?? Double(count) / layout.rate!
+                guard time > previousTime else {
+                    throw CleanExit.message("import: \(input):\(row.line): time \(time) does not increase (previous \(previousTime))", failing: true)
+                }
+                previousTime = time
+                let acceleration = matrix.apply(row.accel * layout.accelScale)
+                sum = sum + acceleration
+                count += 1
+                let rate = row.gyro.map { matrix.apply($0 * layout.gyroScale) }
+                do {
+                    try writer.write(Sample(time: time, acceleration: acceleration, angularRate: rate))
+                } catch { throw CleanExit.message("import: \(output): \(Self.message(of: error))", failing: true) }
             }
-            previousTime = time
-            let rate = row.gyro.map { matrix.apply($0 * layout.gyroScale) }
-            try writer.write(Sample(time: time, acceleration: matrix.apply(row.accel * layout.accelScale), angularRate: rate))
+            do { try writer.finish() } catch { throw CleanExit.message("import: \(output): \(Self.message(of: error))", failing: true) }
+            if count > 0 { try Self.checkGravitySign(mean: sum * (1 / Double(count)), layout: layout, input: input) }
+            try destination.commit()
+            if output != "-" { printError("wrote \(count) samples to \(output)") }
+        } catch {
+            destination.discard()
+            throw error
         }
-        try writer.finish()
-        if output != "-" { printError("wrote \(rows.count) samples to \(output)") }
     }
+
+    /// How many rows at the top decide an unstated time unit (see ``inferTimeUnit(_:layout:input:)``).
+    static let inferenceRows = 201
 
     /// One data row as read: the time in the file's own unit, acceleration and rate unscaled.
     struct Row {
@@ -198,23 +235,30 @@ struct Import: ParsableCommand {
         var gyro: Vector3?
     }
 
-    func readRows(_ bytes: [UInt8], layout: Layout) throws -> [Row] {
-        var rows: [Row] = []
-        var lineNumber = 0
-        for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
-            lineNumber += 1
+    /// The next data row, `nil` at the end of the input. A bad row (a missing or non-numeric
+    /// cell, a line over the reader's 64 KiB) stops the import: its file, line and at most
+    /// ``ControlCharacters/defaultQuoteLimit`` characters of the cell, control characters
+    /// escaped (issue 18: a cell's ESC sequences reached the terminal, and a 100 MB line was
+    /// read whole and quoted whole).
+    func readRow(_ lines: inout LineSource, layout: Layout) throws -> Row? {
+        while true {
+            let bytes: UnsafeBufferPointer<UInt8>?
+            do { bytes = try lines.nextLine() } catch { throw CleanExit.message("import: \(error)", failing: true) }
+            guard let bytes else { return nil }
+            let lineNumber = lines.lineNumber
             if lineNumber <= layout.headerLines { continue }
-            var text = String(decoding: line, as: UTF8.self)
-            if text.hasSuffix("\r") { text.removeLast() }
+            let text = String(decoding: bytes, as: UTF8.self)
             if text.trimmingBlanks().isEmpty { continue }
             let cells = layout.delimiter.split(text)
             func value(_ column: Int, _ what: String) throws -> Double {
                 guard column <= cells.count else {
-                    throw ValidationError("\(input):\(lineNumber): \(what) column \(column) is missing (the line has \(cells.count) cells)")
+                    throw CleanExit.message("import: \(input):\(lineNumber): \(what) column \(column) is missing (the line has \(cells.count) cells)",
+                                            failing: true)
                 }
                 let cell = cells[column - 1].trimmingBlanks()
                 guard let v = Double(cell), v.isFinite else {
-                    throw ValidationError("\(input):\(lineNumber): \(what) column \(column): \"\(cell)\" is not a number")
+                    throw CleanExit.message("import: \(input):\(lineNumber): \(what) column \(column): \"\(ControlCharacters.quoted(cell))\" is not a number",
+                                            failing: true)
                 }
                 return v
             }
@@ -224,9 +268,8 @@ struct Import: ParsableCommand {
             if let g = layout.gyro {
                 rate = Vector3(try value(g[0], "gyro x"), try value(g[1], "gyro y"), try value(g[2], "gyro z"))
             }
-            rows.append(Row(line: lineNumber, time: time, accel: a, gyro: rate))
+            return Row(line: lineNumber, time: time, accel: a, gyro: rate)
         }
-        return rows
     }
 
     /// The time unit when none was stated and seconds cannot be right: the typical step
@@ -258,11 +301,10 @@ struct Import: ParsableCommand {
     /// upside down or face down almost always has the sign inverted: Android, the kernel's IIO
     /// and most IMUs report proper acceleration (issue 21: Android data imported without
     /// --proper-acceleration replayed as portrait-upside-down). Stops with the fix.
-    static func checkGravitySign(_ rows: [Row], layout: Layout, matrix: MountMatrix, input: String) throws {
-        guard !layout.signStated, !rows.isEmpty else { return }
-        var sum = Vector3(0, 0, 0)
-        for row in rows { sum = sum + matrix.apply(row.accel * layout.accelScale) }
-        let mean = sum * (1 / Double(rows.count))
+    /// `mean` is the mean acceleration as imported (scaled, signed, through the mount matrix);
+    /// the import has written the log to its temporary file by then, and discards it.
+    static func checkGravitySign(mean: Vector3, layout: Layout, input: String) throws {
+        guard !layout.signStated else { return }
         let reads: String
         if mean.y > 4.9, mean.y >= abs(mean.x), mean.y >= abs(mean.z) {
             reads = "portrait-upside-down"
@@ -278,6 +320,11 @@ struct Import: ParsableCommand {
             Add --proper-acceleration to negate it; or, if the device really spent the recording \(reads == "face-down" ? "face down" : "upside down"), \
             add --gravity-vector to import it as it is. Nothing was written.
             """, failing: true)
+    }
+
+    /// A writer's error without its file (which is the temporary file, not the output).
+    static func message(of error: any Error) -> String {
+        (error as? SensorLogError)?.message ?? "\(error)"
     }
 
     static func baseName(_ path: String) -> String {

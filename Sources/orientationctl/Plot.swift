@@ -45,20 +45,20 @@ struct Plot: ParsableCommand {
 
     func run() throws {
         let configuration = try detector.configuration()
-        let samples: [Sample]
-        do {
-            var reader = try SensorLogReader(path: file)
-            samples = try reader.readAll()
-        } catch {
-            throw CleanExit.message(error.description, failing: true)
-        }
         // The title lists every parameter that differs from its default (--set or --config);
         // the notes say where they came from.
         var notes: [String] = []
         if let configFile = detector.configFile { notes.append("--config \(configFile)") }
         if ignoreGyro { notes.append("--ignore-gyro") }
-        let plot = try TimelinePlot(samples: samples, name: file == "-" ? "standard input" : file, configuration: configuration,
-                                    ignoreGyroscope: ignoreGyro, notes: notes)
+        // Streamed: the samples are not kept, only the detector's state per sample (issue 18).
+        let plot: TimelinePlot
+        do {
+            var reader = try SensorLogReader(path: file)
+            plot = try TimelinePlot(name: file == "-" ? "standard input" : file, configuration: configuration,
+                                    ignoreGyroscope: ignoreGyro, notes: notes) { try reader.next() }
+        } catch let error as SensorLogError {
+            throw CleanExit.message(error.description, failing: true)
+        }
         let svg: String
         do {
             svg = try plot.svg(width: width, from: from, to: to)

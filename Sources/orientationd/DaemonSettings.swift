@@ -36,8 +36,8 @@ struct DaemonSettings {
                 switch (entry.name, entry.value) {
                 case ("enable", "true"), ("enable", "yes"), ("enable", "1"): dbus = true
                 case ("enable", "false"), ("enable", "no"), ("enable", "0"): dbus = false
-                case ("enable", _): problems.append(ConfigFileError(source: path, line: entry.line, message: "enable: must be true or false, not \"\(entry.value)\""))
-                default: problems.append(ConfigFileError(source: path, line: entry.line, message: "unknown dbus setting \(entry.name); known: enable"))
+                case ("enable", _): problems.append(ConfigFileError(source: path, line: entry.line, message: "enable: must be true or false, not \"\(ControlCharacters.quoted(entry.value))\""))
+                default: problems.append(ConfigFileError(source: path, line: entry.line, message: "unknown dbus setting \(ControlCharacters.quoted(entry.name)); known: enable"))
                 }
             }
             for entry in file.entries(in: "sensor") {
@@ -53,7 +53,7 @@ struct DaemonSettings {
         if let selector = command.sensor { sensor.selector = selector }
         if let socket = command.socket { server.socketPath = socket }
         if let text = command.socketMode {
-            guard let mode = UInt32(text, radix: 8), mode <= 0o777 else { throw ValidationError("--socket-mode must be octal such as 0660, not \(text)") }
+            guard let mode = UInt32(text, radix: 8), mode <= 0o777 else { throw ValidationError("--socket-mode must be octal such as 0660, not \(ControlCharacters.quoted(text))") }
             server.socketMode = mode
         }
         for (option, group) in [("--socket-group", command.socketGroup), ("--privileged-group", command.privilegedGroup)] {
@@ -98,17 +98,17 @@ struct DaemonSettings {
 
     /// One `[server]` entry.
     static func apply(_ entry: ConfigFile.Entry, of file: ConfigFile, to server: inout ServerConfiguration) throws(ConfigFileError) {
-            func fail(_ message: String) -> ConfigFileError { ConfigFileError(source: file.source, line: entry.line, message: "\(entry.name): \(message)") }
+            func fail(_ message: String) -> ConfigFileError { ConfigFileError(source: file.source, line: entry.line, message: "\(ControlCharacters.quoted(entry.name)): \(message)") }
             func positive() throws(ConfigFileError) -> Int {
-                guard let v = Int(entry.value), v > 0 else { throw fail("must be a positive whole number, not \"\(entry.value)\"") }
+                guard let v = Int(entry.value), v > 0 else { throw fail("must be a positive whole number, not \"\(ControlCharacters.quoted(entry.value))\"") }
                 return v
             }
             func positiveNumber() throws(ConfigFileError) -> Double {
-                guard let v = Double(entry.value), v.isFinite, v > 0 else { throw fail("must be a positive, finite number, not \"\(entry.value)\"") }
+                guard let v = Double(entry.value), v.isFinite, v > 0 else { throw fail("must be a positive, finite number, not \"\(ControlCharacters.quoted(entry.value))\"") }
                 return v
             }
             func group() throws(ConfigFileError) -> String {
-                guard ServerConfiguration.groupID(named: entry.value) != nil else { throw fail("no group named \"\(entry.value)\"") }
+                guard ServerConfiguration.groupID(named: entry.value) != nil else { throw fail("no group named \"\(ControlCharacters.quoted(entry.value))\"") }
                 return entry.value
             }
             switch entry.name {
@@ -118,7 +118,7 @@ struct DaemonSettings {
                 guard entry.value.utf8.count <= 107 else { throw fail("is \(entry.value.utf8.count) bytes long; a Unix socket path holds at most 107") }
                 server.socketPath = entry.value
             case "socket-mode":
-                guard let mode = UInt32(entry.value, radix: 8), mode <= 0o777 else { throw fail("must be octal such as 0660, not \"\(entry.value)\"") }
+                guard let mode = UInt32(entry.value, radix: 8), mode <= 0o777 else { throw fail("must be octal such as 0660, not \"\(ControlCharacters.quoted(entry.value))\"") }
                 server.socketMode = mode
             // An empty value is the default, none (the sample configuration's uncommented line).
             case "socket-group": server.socketGroup = entry.value.isEmpty ? nil : try group()
@@ -126,20 +126,20 @@ struct DaemonSettings {
             case "max-clients": server.maximumClients = try positive()
             case "max-clients-per-user": server.maximumClientsPerUser = try positive()
             case "reserved-clients":
-                guard let v = Int(entry.value), v >= 0 else { throw fail("must be a whole number, 0 or more, not \"\(entry.value)\"") }
+                guard let v = Int(entry.value), v >= 0 else { throw fail("must be a whole number, 0 or more, not \"\(ControlCharacters.quoted(entry.value))\"") }
                 server.reservedClients = v
             case "idle-timeout":
                 let v = try positiveNumber()
-                guard v <= SecondsConversion.maximum else { throw fail("must be at most 1e9 seconds, not \"\(entry.value)\"") }
+                guard v <= SecondsConversion.maximum else { throw fail("must be at most 1e9 seconds, not \"\(ControlCharacters.quoted(entry.value))\"") }
                 server.idleTimeout = v
             case "max-output-buffer": server.maximumOutputBytes = try positive()
             case "max-line-length": server.maximumLineLength = try positive()
             case "requests-per-second": server.requestsPerSecond = try positiveNumber()
             case "request-burst":
-                guard let v = Double(entry.value), v.isFinite, v >= 1 else { throw fail("must be a finite number, at least 1, not \"\(entry.value)\"") }
+                guard let v = Double(entry.value), v.isFinite, v >= 1 else { throw fail("must be a finite number, at least 1, not \"\(ControlCharacters.quoted(entry.value))\"") }
                 server.requestBurst = v
             default:
-                throw ConfigFileError(source: file.source, line: entry.line, message: "unknown server setting \(entry.name); known: \(knownServerSettings.joined(separator: ", "))")
+                throw ConfigFileError(source: file.source, line: entry.line, message: "unknown server setting \(ControlCharacters.quoted(entry.name)); known: \(knownServerSettings.joined(separator: ", "))")
             }
     }
 

@@ -28,11 +28,25 @@ enum CommandRunner {
     /// Runs the built `orientationctl` binary as a user would (from the repository's root),
     /// capturing its output.
     static func run(_ arguments: [String], stdin: Data? = nil) throws -> CommandResult {
-        let result = runProcess([executable.path] + arguments, directory: repositoryRoot.path, input: stdin.map { Array($0) })
+        try launch([executable.path] + arguments, stdin: stdin)
+    }
+
+    private static func launch(_ command: [String], stdin: Data? = nil) throws -> CommandResult {
+        let result = runProcess(command, directory: repositoryRoot.path, input: stdin.map { Array($0) })
         if result.status == 127 && result.stdout.isEmpty && result.stderr.hasPrefix("cannot start") {
             throw TestError(result.stderr)
         }
         return result
+    }
+
+    /// Runs `orientationctl` under GNU time (`/usr/bin/time`, the `time` package): what it
+    /// printed and its peak resident set, in KiB (issue 18's memory bounds).
+    static func runMeasuringMemory(_ arguments: [String]) throws -> (result: CommandResult, peakKiB: Int) {
+        let report = temporaryDirectory("orientationctl-time") + "/time.txt"
+        let result = try launch(["/usr/bin/time", "-f", "%M", "-o", report, executable.path] + arguments)
+        let text = readText(report).split(separator: "\n").last.map(String.init) ?? ""
+        guard let peak = Int(text.trimmingCharacters(in: .whitespaces)) else { throw TestError("no peak RSS from /usr/bin/time: \(readText(report))") }
+        return (result, peak)
     }
 
     /// A file in a fresh temporary directory.
