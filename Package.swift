@@ -134,7 +134,7 @@ let package = Package(
         .target(
             name: "OrientationDaemon",
             dependencies: [
-                "OrientationCore", "SensorPipeline", "SensorIIO", "OrientationServer", "SensorProxyBus",
+                "OrientationCore", "SensorPipeline", "SensorIIO", "OrientationServer", "SensorProxyBus", "OwnerThreads",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

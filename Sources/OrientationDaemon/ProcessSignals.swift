@@ -1,4 +1,5 @@
 import Glibc
+import OwnerThreads
 import Synchronization
 
 /// The daemon's signals, taken synchronously by one thread (orientationd's main thread, which
@@ -59,7 +60,7 @@ public enum ProcessSignals {
         while true {
             var signal: Int32 = 0
             if let deadline = shutdownDeadline, let bound = shutdownBound.withLock({ $0 }) {
-                let remaining = deadline - monotonic()
+                let remaining = deadline - OwnerThread.monotonic()
                 if remaining <= 0 {
                     bound.report("orientationd did not finish shutting down within \(bound.limit) s; exiting now")
                     _exit(1)
@@ -78,15 +79,9 @@ public enum ProcessSignals {
             let delivered = deliver(signal)
             if delivered, signal == SIGTERM || signal == SIGINT, shutdownDeadline == nil,
                let bound = shutdownBound.withLock({ $0 }) {
-                shutdownDeadline = monotonic() + bound.limit
+                shutdownDeadline = OwnerThread.monotonic() + bound.limit
             }
         }
-    }
-
-    private static func monotonic() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) * 1e-9
     }
 
     /// The signals `signals` from now on, each delivered to this stream (the last registered for

@@ -67,16 +67,4 @@ struct StaticExecutorTests {
         }
         return false
     }
-
-    private func threadNames(_ pid: pid_t) -> [String] {
-        guard let directory = opendir("/proc/\(pid)/task") else { return [] }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard Int(name) != nil else { continue }
-            names.append(readText("/proc/\(pid)/task/\(name)/comm").trimmingNewlines())
-        }
-        return names
-    }
 }

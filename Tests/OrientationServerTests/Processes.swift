@@ -18,21 +18,6 @@ enum Build {
     static var recording: String { repository + "/data/xio-fusion/handheld.log" }
 }
 
-/// The names (`comm`) of a process's threads, from /proc.
-func threadNames(_ pid: pid_t) -> [String] {
-    guard let directory = opendir("/proc/\(pid)/task") else { return [] }
-    defer { closedir(directory) }
-    var names: [String] = []
-    while let entry = readdir(directory) {
-        let tid = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        guard let first = tid.first, first.isNumber else { continue }
-        var name = readText("/proc/\(pid)/task/\(tid)/comm")
-        while name.last == "\n" { name.removeLast() }
-        names.append(name)
-    }
-    return names
-}
-
 /// Waits until a server accepts on `path` (the daemon binds asynchronously after spawning).
 func waitForSocket(_ path: String, timeout: Double = 20) -> Bool {
     let deadline = monotonicNow() + timeout
