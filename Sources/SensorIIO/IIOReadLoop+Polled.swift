@@ -1,4 +1,3 @@
-import CLibIIO
 import Glibc
 import OrientationCore
 import OwnerThreads
@@ -15,10 +14,12 @@ extension IIOReadLoop {
             var raw: [Axis: Double] = [:]
             var ok = true
             for axis in accel + gyro {
-                var value: Double = 0
-                let result = iio_channel_attr_read_double(axis.channel, "raw", &value)
-                if result != 0 { ok = false; lastFailure = -result; break }
-                raw[axis] = value
+                guard let path = axis.rawPath else { ok = false; lastFailure = ENOENT; break }
+                switch SysfsAttribute.readDouble(path) {
+                case .success(let value): raw[axis] = value
+                case .failure(let failure): ok = false; lastFailure = failure.code
+                }
+                if !ok { break }
             }
             let now = Self.monotonic()
             if let slept = suspend.sleptSinceLastCheck() {

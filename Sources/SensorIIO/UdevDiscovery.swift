@@ -23,13 +23,15 @@ public enum UdevDiscovery {
             }
             entry = udev_list_entry_get_next(current)
         }
-        return result.sorted { SensorChoice.number($0.id) < SensorChoice.number($1.id) }
+        return result.sorted { (SensorChoice.number($0.id), $0.id) < (SensorChoice.number($1.id), $1.id) }
     }
 
-    /// Describes one udev device of the iio subsystem; `nil` for things that are not IIO devices
-    /// (triggers, buffers).
+    /// Describes one udev device of the iio subsystem; `nil` for triggers (`trigger0`), which
+    /// carry no channels. Devices are not required to be named `iio:deviceN`: the kernel names
+    /// them so, but umockdev testbeds (iio-sensor-proxy's own suite among them) may not, and
+    /// libiio's local context lists them all the same.
     static func describe(_ device: OpaquePointer) -> SensorDescription? {
-        guard let sysname = udev_device_get_sysname(device).map({ String(cString: $0) }), sysname.hasPrefix("iio:device"),
+        guard let sysname = udev_device_get_sysname(device).map({ String(cString: $0) }), !sysname.hasPrefix("trigger"),
               let syspath = udev_device_get_syspath(device).map({ String(cString: $0) }) else { return nil }
         var properties: [String: String] = [:]
         var property = udev_device_get_properties_list_entry(device)

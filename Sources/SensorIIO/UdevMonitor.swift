@@ -55,7 +55,7 @@ public final class UdevMonitor: Sendable {
                 let action = udev_device_get_action(device).map { String(cString: $0) } ?? ""
                 let name = udev_device_get_sysname(device).map { String(cString: $0) } ?? ""
                 udev_device_unref(device)
-                if name.hasPrefix("iio:device") { onEvent(Event(action: action, device: name)) }
+                if !name.hasPrefix("trigger") { onEvent(Event(action: action, device: name)) }
             }
         }
     }

@@ -39,6 +39,35 @@ struct SensorIIOIntegrationTests {
         #expect(SensorChoice.choose(from: sensors, selector: "ACCEL_MOUNT_MATRIX=0, 1, 0; 1, 0, 0; 0, 0, 1").accelerometer?.id == "iio:device0")
     }
 
+    /// iio-sensor-proxy's own suite (and other umockdev users) names devices freely
+    /// (`iio-accel`) and writes values without the kernel's newline: such a device is found and
+    /// read right; a trigger beside it is no sensor.
+    @Test func aDeviceNotNamedIioDeviceNWithValuesWithoutNewlinesIsFoundAndRead() async throws {
+        let testbed = Testbed()
+        try testbed.add("""
+            P: /devices/iio-accel
+            E: SUBSYSTEM=iio
+            A: name=IIO Test Accelerometer
+            A: in_accel_x_raw=0
+            A: in_accel_y_raw=-25.6
+            A: in_accel_z_raw=0
+            A: in_accel_scale=0.5
+
+            P: /devices/trigger0
+            E: SUBSYSTEM=iio
+            A: name=accel_3d-dev0
+
+            """)
+        let sensors = try UdevDiscovery.sensors()
+        #expect(sensors.map(\.id) == ["iio-accel"])
+        #expect(sensors.first?.kind == .accelerometer)
+        let source = IIOSensorSource(plan: IIOReadPlan(device: "iio-accel", mode: .polled(rate: 100)), name: "IIO Test Accelerometer")
+        let stream = try await source.open()
+        let first = try #require(try await stream.next())
+        #expect(first.acceleration == Vector3(0, -12.8, 0))
+        await stream.close()
+    }
+
     @Test func mountMatrixPrecedenceUdevOverSysfsAndInvalidFallsThrough() throws {
         let testbed = Testbed()
         var device = FakeIIODevice(index: 0, name: "mma8452", format: "be:s14/16>>2", scale: "0.002394",
@@ -75,9 +104,10 @@ struct SensorIIOIntegrationTests {
         #expect(abs(first.acceleration.x - 0) < 1e-9)
         #expect(abs(first.acceleration.y - (-4096 * 0.002394)) < 1e-9)
         // A new reading appears in the next samples.
-        // The trailing newline matters: libiio 0.24 drops the last byte of a value without one
-        // ("4086" would read as 408), as the kernel always writes one.
-        testbed.setAttribute(device.syspath, "in_accel_x_raw", "4086\n")
+        // Written without the kernel's trailing newline, as iio-sensor-proxy's own suite writes
+        // them: libiio 0.24 would drop the last byte ("4086" read as 408); the polled reader
+        // reads sysfs itself (SysfsAttribute) and gets 4086.
+        testbed.setAttribute(device.syspath, "in_accel_x_raw", "4086")
         var seen = false
         for _ in 0..<50 {
             if let sample = try await stream.next(), abs(sample.acceleration.x - 4096 * 0.002394) < 1e-9 { seen = true; break }

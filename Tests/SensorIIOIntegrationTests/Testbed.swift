@@ -41,9 +41,11 @@ final class Testbed {
         umockdev_testbed_uevent(pointer, syspath, action)
     }
 
-    /// Writes a sysfs attribute. End `value` with "\n" as the kernel does: libiio's local
-    /// backend drops an attribute's last byte, assuming it is the newline, so "-100" reads as
-    /// "-10" and "0" as "" (EINVAL). GLib readers (iio-sensor-proxy) do not notice.
+    /// Writes a sysfs attribute. End `value` with "\n" as the kernel does where libiio reads it
+    /// (buffered devices' setup): libiio's local backend drops an attribute's last byte,
+    /// assuming it is the newline, so "-100" reads as "-10" and "0" as "" (EINVAL). The polled
+    /// reader reads sysfs itself (SysfsAttribute) and takes either. GLib readers
+    /// (iio-sensor-proxy) do not notice.
     func setAttribute(_ syspath: String, _ name: String, _ value: String) {
         umockdev_testbed_set_attribute(pointer, syspath, name, value)
     }
