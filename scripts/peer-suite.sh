@@ -2,7 +2,11 @@
 # Runs iio-sensor-proxy's own integration suite against orientationd --dbus (issues 16 and 17:
 # the acceptance test of the drop-in replacement).
 #
-#   scripts/peer-suite.sh PEER_SOURCE [BIN_DIR] [-- unittest arguments, e.g. -k poll_accel]
+#   scripts/peer-suite.sh PEER_SOURCE [BIN_DIR] [-- unittest arguments, e.g. -v -k poll_accel]
+#
+# Without unittest arguments it runs every test in its own process and prints one line each
+# (pass/FAIL, counted/internal) and "peer suite: N passed, N failed (of the tests that count)";
+# PEER_SUITE_LOGS=DIR keeps each test's output (the daemon's log among it) as DIR/NAME.log.
 #
 # PEER_SOURCE is an iio-sensor-proxy source tree (3.9: tests/integration-test.py with its
 # fixtures). It is GPL and is never copied into this repository: bring it yourself, for example
@@ -49,4 +53,26 @@ chmod +x "$work/src/iio-sensor-proxy"
 ln -s "$bin/orientationd" "$work/src/monitor-sensor"
 
 cd "$peer"
-exec env top_builddir="$work" top_srcdir="$peer" /usr/bin/python3 tests/integration-test.py -v "$@"
+export top_builddir="$work" top_srcdir="$peer"
+if [ $# -gt 0 ]; then
+    # Arguments for unittest (-k NAME, -v …): one run, its own output.
+    exec /usr/bin/python3 tests/integration-test.py "$@"
+fi
+
+# Each test in a process of its own, so that one test's result is its exit status; its output
+# goes to $PEER_SUITE_LOGS/NAME.log when that is set. A summary per test, then the count of the
+# tests that count (the peer's internals excluded, see the head of this file).
+internal=" test_fake_light test_fake_compass test_unrequested_readings test_iio_accel_base_location test_iio_buffer_accel test_iio_broken_buffer_accel test_iio_scale_decimal_separator test_iio_scale_decimal_separator_offset test_iio_scale_decimal_separator2 "
+logs=${PEER_SUITE_LOGS:-$work/logs}
+mkdir -p "$logs"
+passed=0 failed=0 internal_passed=0 internal_total=0
+for test in $(grep -oE '^    def test_[A-Za-z0-9_]+' tests/integration-test.py | sed 's/.*def //'); do
+    if timeout 120 /usr/bin/python3 tests/integration-test.py -v "Tests.$test" > "$logs/$test.log" 2>&1; then result=pass; else result=FAIL; fi
+    case "$internal" in
+        *" $test "*) kind="internal"; internal_total=$((internal_total + 1)); [ $result = pass ] && internal_passed=$((internal_passed + 1)) ;;
+        *) kind="counted"; if [ $result = pass ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi ;;
+    esac
+    printf '%-4s  %-8s  %s\n' "$result" "$kind" "$test"
+done
+echo "peer suite: $passed passed, $failed failed (of the tests that count); $internal_passed of $internal_total tests of the peer's internals pass"
+[ "$failed" -eq 0 ]
