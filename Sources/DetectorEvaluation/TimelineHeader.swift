@@ -65,7 +65,7 @@ struct TimelineHeader {
             scoreText += "; latency median \(TimelinePlot.seconds(median)) s, max \(TimelinePlot.seconds(max)) s"
         }
         let gyro = plot.usedGyroscope ? "with gyroscope" : "accelerometer only"
-        let info = "\(plot.rows.count) samples, \(gyro), showing \(TimelinePlot.seconds(t0))–\(TimelinePlot.seconds(t1)) s."
+        let info = "\(plot.sampleCount) samples, \(gyro), showing \(TimelinePlot.seconds(t0))–\(TimelinePlot.seconds(t1)) s."
         if Double((info + " " + scoreText).unicodeScalars.count) * Self.textCharWidth <= room {
             lines.append(Line(text: info + " " + scoreText, id: "score", style: .text))
         } else {

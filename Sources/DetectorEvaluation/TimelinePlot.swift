@@ -33,8 +33,32 @@ public struct TimelinePlot: Sendable {
         public var published: DeviceOrientation
     }
 
-    /// One row per accepted sample (ignored samples have none).
+    /// One row per accepted sample (ignored samples have none); with a ``Drawing`` given to the
+    /// initializer, only the rows that drawing can show (``TimelineRowThinner``).
     public let rows: [Row]
+    /// How many samples the detector accepted (one row each before thinning).
+    public let sampleCount: Int
+    /// The times of the first and last accepted sample, or `nil` for an empty recording.
+    public let timeRange: ClosedRange<Double>?
+    /// The one drawing the rows were thinned for, if any.
+    public let drawing: Drawing?
+
+    /// One drawing of ``svg(width:from:to:)``, known before the samples are read, with the
+    /// time span of the recording's accepted samples (in its own clock;
+    /// ``OrientationDetector/accepts(_:)`` tells which are).
+    public struct Drawing: Sendable, Equatable {
+        public var width: Int
+        public var from: Double?
+        public var to: Double?
+        public var span: ClosedRange<Double>
+
+        public init(width: Int = 1600, from: Double? = nil, to: Double? = nil, span: ClosedRange<Double>) {
+            self.width = width
+            self.from = from
+            self.to = to
+            self.span = span
+        }
+    }
     /// The run that produced the rows: events, truth and score.
     public let evaluation: RecordingEvaluation
     /// What the title calls the recording.
@@ -62,14 +86,21 @@ public struct TimelinePlot: Sendable {
     /// Runs the samples `next` returns (until `nil`) through a fresh detector, keeping its
     /// state after every sample but not the samples: the truth comes from a
     /// ``GroundTruthBuilder`` (issue 18: a 149 MB log took 1.58 GB, samples, truth points and
-    /// rows all held; the rows remain, about 40 bytes a sample). The same plot as
+    /// rows all held). The same plot as
     /// ``init(samples:name:configuration:ignoreGyroscope:notes:)`` on the same samples.
+    ///
+    /// Without `drawing`, a row per sample is kept (about 40 bytes). With it, only the rows that
+    /// drawing shows, a few per pixel column (``TimelineRowThinner``), and ``svg(width:from:to:)``
+    /// draws that drawing only, byte-identical to the unthinned plot's.
     ///
     /// - Throws: ``ConfigurationError`` for an invalid configuration; whatever `next` throws.
     public init(name: String, configuration: OrientationDetector.Configuration = .init(), ignoreGyroscope: Bool = false,
-                notes: [String] = [], samples next: () throws -> Sample?) throws {
+                notes: [String] = [], drawing: Drawing? = nil, samples next: () throws -> Sample?) throws {
         var detector = try OrientationDetector(configuration: configuration)
         var rows: [Row] = []
+        var thinner = drawing.flatMap { TimelineRowThinner(span: $0.span, width: $0.width, from: $0.from, to: $0.to) }
+        var count = 0
+        var first: Double?, last: Double?
         var events: [OrientationEvent] = []
         var truth = GroundTruthBuilder()
         var gyroscope = false
@@ -85,10 +116,26 @@ public struct TimelinePlot: Sendable {
             guard after.ignoredZero == before.ignoredZero, after.ignoredNonFinite == before.ignoredNonFinite else { continue }
             let s = detector.snapshot
             gyroscope = gyroscope || s.usingGyroscope
-            rows.append(Row(time: sample.time, tilt: s.tilt, angle: s.angle, fastMagnitude: s.fastMagnitude, gate: s.accelerationGate,
-                            motion: s.motion, steady: s.steady, candidate: s.candidate, pending: s.pending, published: detector.orientation))
+            let row = Row(time: sample.time, tilt: s.tilt, angle: s.angle, fastMagnitude: s.fastMagnitude, gate: s.accelerationGate,
+                          motion: s.motion, steady: s.steady, candidate: s.candidate, pending: s.pending, published: detector.orientation)
+            count += 1
+            if first == nil { first = sample.time }
+            last = sample.time
+            if thinner != nil { thinner!.add(row) } else { rows.append(row) }
         }
-        self.rows = rows
+        sampleCount = count
+        timeRange = first.flatMap { first in last.map { first...$0 } }
+        // A drawing whose span is not the recording's would be thinned for the wrong columns:
+        // keep nothing thinned then (svg's range errors come from the real span).
+        if let drawing, thinner != nil, drawing.span == timeRange {
+            self.rows = thinner!.finish()
+            self.drawing = drawing
+        } else if thinner != nil {
+            throw PlotError("\(name): the recording's time span changed while it was read (\(drawing!.span) before, \(timeRange.map { "\($0)" } ?? "none") now)")
+        } else {
+            self.rows = rows
+            self.drawing = nil
+        }
         // Scored from this same run: one pass of the detector, not two.
         evaluation = RecordingEvaluation(events: events, truth: truth.finish(), statistics: detector.statistics)
         self.name = name
@@ -105,12 +152,6 @@ public struct TimelinePlot: Sendable {
             let value = parameter.value(in: configuration)
             return value == parameter.value(in: defaults) ? nil : "\(parameter.name)=\(value)"
         }
-    }
-
-    /// The times of the first and last accepted sample, or `nil` for an empty recording.
-    public var timeRange: ClosedRange<Double>? {
-        guard let first = rows.first?.time, let last = rows.last?.time else { return nil }
-        return first...last
     }
 
     /// The colour of an orientation everywhere in the drawing.
@@ -150,6 +191,9 @@ public struct TimelinePlot: Sendable {
     ///   or `to` outside the recording (first to last sample), or `from` not before `to`.
     public func svg(width: Int = 1600, from: Double? = nil, to: Double? = nil) throws(PlotError) -> String {
         guard let clock = timeRange else { throw PlotError("\(name): no samples to plot") }
+        if let drawing, drawing.width != width || drawing.from != from || drawing.to != to {
+            throw PlotError("\(name): the rows were kept for one drawing (width \(drawing.width), --from \(drawing.from.map { "\($0)" } ?? "none"), --to \(drawing.to.map { "\($0)" } ?? "none")) and cannot draw another")
+        }
         let origin = clock.lowerBound
         let range = 0...(clock.upperBound - origin)
         guard range.lowerBound < range.upperBound else {
@@ -216,7 +260,11 @@ public struct TimelinePlot: Sendable {
 
         var plotWidth: Double { width - TimelinePlot.left - TimelinePlot.right }
 
-        func x(_ t: Double) -> Double {
+        func x(_ t: Double) -> Double { Self.x(t, t0: t0, t1: t1, plotWidth: plotWidth) }
+
+        /// Where time `t` lies across a plot drawn over `t0…t1` (clamped to it); shared with
+        /// ``TimelineRowThinner``, whose pixel columns must be these to the last bit.
+        static func x(_ t: Double, t0: Double, t1: Double, plotWidth: Double) -> Double {
             TimelinePlot.left + (min(max(t, t0), t1) - t0) / (t1 - t0) * plotWidth
         }
 

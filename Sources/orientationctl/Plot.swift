@@ -18,7 +18,9 @@ struct Plot: ParsableCommand {
         when it does not start at 0, and carries the score and every parameter changed from its \
         default. --from and --to zoom (seconds from the log's start, as on the axis, within the \
         recording). The detector takes the whole log from its start \
-        whatever the range, so the state shown is the state the daemon would have had. Exit \
+        whatever the range, so the state shown is the state the daemon would have had. A file \
+        is read twice (its time span, then the drawing), so memory stays the same whatever its \
+        length; standard input is read once and keeps about 40 bytes a sample. Exit \
         status 1 on a malformed log or a bad range.
         """
     )
@@ -50,13 +52,22 @@ struct Plot: ParsableCommand {
         var notes: [String] = []
         if let configFile = detector.configFile { notes.append("--config \(configFile)") }
         if ignoreGyro { notes.append("--ignore-gyro") }
-        // Streamed: the samples are not kept, only the detector's state per sample (issue 18).
+        // Streamed (issue 18): the samples are not kept. A file is read twice: first for its time
+        // span, so that the second pass keeps only the detector states this one drawing shows
+        // (a few per pixel column; TimelineRowThinner). Standard input, read once, keeps one
+        // state per sample (about 40 bytes).
         let plot: TimelinePlot
         do {
+            var drawing: TimelinePlot.Drawing? = nil
+            if file != "-", let span = try Self.span(of: file) {
+                drawing = TimelinePlot.Drawing(width: width, from: from, to: to, span: span)
+            }
             var reader = try SensorLogReader(path: file)
             plot = try TimelinePlot(name: file == "-" ? "standard input" : file, configuration: configuration,
-                                    ignoreGyroscope: ignoreGyro, notes: notes) { try reader.next() }
+                                    ignoreGyroscope: ignoreGyro, notes: notes, drawing: drawing) { try reader.next() }
         } catch let error as SensorLogError {
+            throw CleanExit.message(error.description, failing: true)
+        } catch let error as PlotError {
             throw CleanExit.message(error.description, failing: true)
         }
         let svg: String
@@ -73,5 +84,19 @@ struct Plot: ParsableCommand {
             try writeFile(output, Array(svg.utf8))
             printError("wrote \(output) (\(svg.utf8.count) bytes, \(plot.evaluation.events.count) events)")
         }
+    }
+
+    /// The times of the first and last sample of `path` the detector accepts, or `nil` when it
+    /// accepts none.
+    static func span(of path: String) throws(SensorLogError) -> ClosedRange<Double>? {
+        var reader = try SensorLogReader(path: path)
+        var first: Double?, last: Double?
+        while let sample = try reader.next() {
+            guard OrientationDetector.accepts(sample) else { continue }
+            if first == nil { first = sample.time }
+            last = sample.time
+        }
+        guard let first, let last else { return nil }
+        return first...last
     }
 }

@@ -179,4 +179,46 @@ import Testing
         let ys = points.split(separator: " ").compactMap { Double($0.split(separator: ",")[1]) }
         #expect(ys.min()! < ys.max()! - 5, "the spike is drawn")
     }
+
+    /// Rows thinned for one drawing draw it byte for byte as all the rows do (issue 18: plot
+    /// keeps a few rows per pixel column, not one per sample): every bundled recording, drawn
+    /// whole, zoomed and narrow, with and without the gyroscope.
+    @Test(arguments: bundledLogs)
+    func rowsThinnedForADrawingDrawItExactly(_ path: String) throws {
+        var reader = try SensorLogReader(path: path)
+        let samples = try reader.readAll()
+        let accepted = samples.filter(OrientationDetector.accepts)
+        let span = try #require(accepted.first.map { first in first.time...accepted.last!.time })
+        let length = span.upperBound - span.lowerBound
+        for ignoreGyroscope in [false, true] {
+            let all = try TimelinePlot(samples: samples, name: path, ignoreGyroscope: ignoreGyroscope)
+            for (width, from, to) in [(1600, nil, nil), (400, nil, nil), (1200, length * 0.3, length * 0.4), (900, length * 0.5, nil)] as [(Int, Double?, Double?)] {
+                var iterator = samples.makeIterator()
+                let drawing = TimelinePlot.Drawing(width: width, from: from, to: to, span: span)
+                let thinned = try TimelinePlot(name: path, ignoreGyroscope: ignoreGyroscope, drawing: drawing) { iterator.next() }
+                #expect(thinned.rows.count < all.rows.count / 2 || all.rows.count < 20 * width,
+                        "\(thinned.rows.count) of \(all.rows.count) rows kept")
+                #expect(try thinned.svg(width: width, from: from, to: to) == all.svg(width: width, from: from, to: to),
+                        "width \(width), from \(from.map { "\($0)" } ?? "-"), to \(to.map { "\($0)" } ?? "-"), ignoreGyroscope \(ignoreGyroscope)")
+                // Another drawing from the same thinned rows would be wrong: refused.
+                #expect(throws: PlotError.self) { try thinned.svg(width: width + 1, from: from, to: to) }
+            }
+        }
+    }
+
+    /// `accepts` says what the detector takes: the rest it only counts.
+    @Test(arguments: [
+        (Sample(time: 1, acceleration: Vector3(0, -9.8, 0)), true),
+        (Sample(time: 1, acceleration: Vector3(0, 0, 0)), false),
+        (Sample(time: 1, acceleration: Vector3(.nan, 1, 0)), false),
+        (Sample(time: .infinity, acceleration: Vector3(0, -9.8, 0)), false),
+        (Sample(time: 1, acceleration: Vector3(0, 0, 1e-30)), true),
+    ] as [(Sample, Bool)])
+    func acceptsIsWhatTheDetectorTakes(_ sample: Sample, _ expected: Bool) throws {
+        #expect(OrientationDetector.accepts(sample) == expected)
+        var detector = try OrientationDetector()
+        _ = detector.process(sample)
+        let ignored = detector.statistics.ignoredZero + detector.statistics.ignoredNonFinite
+        #expect((ignored == 0) == expected)
+    }
 }

@@ -41,9 +41,12 @@ enum CommandRunner {
 
     /// Runs `orientationctl` under GNU time (`/usr/bin/time`, the `time` package): what it
     /// printed and its peak resident set, in KiB (issue 18's memory bounds).
-    static func runMeasuringMemory(_ arguments: [String]) throws -> (result: CommandResult, peakKiB: Int) {
+    /// With `addressSpaceBytes`, the command runs under that address-space cap (`prlimit --as`):
+    /// an allocation beyond it fails, as on a machine without the memory.
+    static func runMeasuringMemory(_ arguments: [String], addressSpaceBytes: Int? = nil) throws -> (result: CommandResult, peakKiB: Int) {
         let report = temporaryDirectory("orientationctl-time") + "/time.txt"
-        let result = try launch(["/usr/bin/time", "-f", "%M", "-o", report, executable.path] + arguments)
+        let cap = addressSpaceBytes.map { ["/usr/bin/prlimit", "--as=\($0)"] } ?? []
+        let result = try launch(["/usr/bin/time", "-f", "%M", "-o", report] + cap + [executable.path] + arguments)
         let text = readText(report).split(separator: "\n").last.map(String.init) ?? ""
         guard let peak = Int(text.trimmingCharacters(in: .whitespaces)) else { throw TestError("no peak RSS from /usr/bin/time: \(readText(report))") }
         return (result, peak)
