@@ -272,14 +272,32 @@ int od_proxy_emit(od_proxy *proxy, unsigned mask, const char *destination) {
     return r;
 }
 
-struct uid_query {
+// The name an asynchronous question is about, freed with the call's slot.
+struct name_query {
     od_proxy *proxy;
     char name[];
 };
 
+static struct name_query *new_query(od_proxy *proxy, const char *name) {
+    size_t length = strlen(name);
+    struct name_query *query = malloc(sizeof(struct name_query) + length + 1);
+    if (!query) return NULL;
+    query->proxy = proxy;
+    memcpy(query->name, name, length + 1);
+    return query;
+}
+
+// The bus owns the slot from here; the query is freed with it (after the answer, or when the
+// connection is closed unanswered).
+static void hand_over(sd_bus_slot *slot) {
+    sd_bus_slot_set_destroy_callback(slot, free);
+    sd_bus_slot_set_floating(slot, 1);
+    sd_bus_slot_unref(slot);
+}
+
 static int uid_reply(sd_bus_message *m, void *userdata, sd_bus_error *error) {
     (void)error;
-    struct uid_query *query = userdata;
+    struct name_query *query = userdata;
     uint32_t uid = 0;
     int64_t result;
     if (sd_bus_message_is_method_error(m, NULL)) {
@@ -294,11 +312,8 @@ static int uid_reply(sd_bus_message *m, void *userdata, sd_bus_error *error) {
 }
 
 int od_proxy_query_uid(od_proxy *proxy, const char *name) {
-    size_t length = strlen(name);
-    struct uid_query *query = malloc(sizeof(struct uid_query) + length + 1);
+    struct name_query *query = new_query(proxy, name);
     if (!query) return -ENOMEM;
-    query->proxy = proxy;
-    memcpy(query->name, name, length + 1);
     sd_bus_slot *slot = NULL;
     int r = sd_bus_call_method_async(proxy->bus, &slot, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
                                      "GetConnectionUnixUser", uid_reply, query, "s", name);
@@ -306,11 +321,47 @@ int od_proxy_query_uid(od_proxy *proxy, const char *name) {
         free(query);
         return r;
     }
-    // The bus owns the slot from here; the query is freed with it (after the answer, or when the
-    // connection is closed unanswered).
-    sd_bus_slot_set_destroy_callback(slot, free);
-    sd_bus_slot_set_floating(slot, 1);
-    sd_bus_slot_unref(slot);
+    hand_over(slot);
+    return 0;
+}
+
+static int authorization_reply(sd_bus_message *m, void *userdata, sd_bus_error *ret_error) {
+    (void)ret_error;
+    struct name_query *query = userdata;
+    od_proxy_callbacks *callbacks = &query->proxy->callbacks;
+    const sd_bus_error *error = sd_bus_message_get_error(m);
+    if (error) {
+        int absent = sd_bus_error_has_name(error, SD_BUS_ERROR_SERVICE_UNKNOWN) || sd_bus_error_has_name(error, SD_BUS_ERROR_NAME_HAS_NO_OWNER);
+        callbacks->authorization(callbacks->context, query->name, absent ? OD_POLKIT_ABSENT : OD_POLKIT_FAILED,
+                                 error->message ? error->message : error->name);
+        return 0;
+    }
+    int authorized = 0, challenge = 0;
+    int r = sd_bus_message_enter_container(m, 'r', "bba{ss}");
+    if (r >= 0) r = sd_bus_message_read(m, "bb", &authorized, &challenge);
+    if (r < 0) {
+        callbacks->authorization(callbacks->context, query->name, OD_POLKIT_FAILED, "polkit's answer could not be read");
+        return 0;
+    }
+    callbacks->authorization(callbacks->context, query->name, authorized ? OD_POLKIT_AUTHORIZED : OD_POLKIT_NOT_AUTHORIZED, NULL);
+    return 0;
+}
+
+int od_proxy_check_authorization(od_proxy *proxy, const char *name) {
+    struct name_query *query = new_query(proxy, name);
+    if (!query) return -ENOMEM;
+    sd_bus_slot *slot = NULL;
+    // CheckAuthorization(subject (sa{sv}), action_id s, details a{ss}, flags u, cancellation_id s):
+    // the subject is the caller's unique name, flags 0 (no interaction: a claim never prompts).
+    int r = sd_bus_call_method_async(proxy->bus, &slot, "org.freedesktop.PolicyKit1", "/org/freedesktop/PolicyKit1/Authority",
+                                     "org.freedesktop.PolicyKit1.Authority", "CheckAuthorization", authorization_reply, query,
+                                     "(sa{sv})sa{ss}us", "system-bus-name", 1, "name", "s", name,
+                                     "net.hadess.SensorProxy.claim-sensor", 0, 0u, "");
+    if (r < 0) {
+        free(query);
+        return r;
+    }
+    hand_over(slot);
     return 0;
 }
 

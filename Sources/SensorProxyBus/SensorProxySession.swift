@@ -13,6 +13,10 @@ import OwnerThreads
 ///   bus without waiting (`GetConnectionUnixUser`), kept per unique name until the name leaves,
 ///   and the caller's calls wait, in order, until it comes. Nothing is tracked by a match rule
 ///   per name: one `NameOwnerChanged` match serves every claimer.
+/// - Then polkit is asked, without waiting, whether the caller may take
+///   `net.hadess.SensorProxy.claim-sensor` (not for root, nor for a claim already held); a
+///   refusal is `AccessDenied` ("Not Authorized: …", as the peer says it). With no polkitd on
+///   the bus, claims are allowed (said once in the log).
 /// - A claim past a bound, or one that cannot be tracked (the bus does not know the caller,
 ///   too many callers being identified at once), is refused with a D-Bus error; the connection
 ///   and every other claim stay.
@@ -21,11 +25,24 @@ import OwnerThreads
 /// - PropertiesChanged goes to the names that claimed the sensor whose property changed, each
 ///   its own signal (iio-sensor-proxy 3.1+), never as a broadcast.
 final class SensorProxySession {
-    /// A call waiting for its caller's uid.
+    /// A call waiting for an answer from the bus about its caller (its uid, polkit's verdict).
     private struct WaitingCall {
         let sensor: ProxySensor
         let claim: Bool
         let call: UnsafeMutableRawPointer
+        /// polkit's verdict on this claim, once known: nil while not asked.
+        var verdict: Verdict? = nil
+    }
+
+    private enum Verdict {
+        case authorized
+        case notAuthorized(String)
+    }
+
+    /// A caller with calls waiting, in order; `asking` while a question about it is in flight.
+    private struct Caller {
+        var calls: [WaitingCall]
+        var asking = false
     }
 
     /// A granted `ClaimAccelerometer` waiting for the first orientation.
@@ -35,18 +52,18 @@ final class SensorProxySession {
         let deadline: Double
     }
 
-    /// Bounds on what waits here (each entry holds a message): calls per name waiting for its
-    /// uid (the bus itself lets a connection have 128 calls awaiting replies), names being
-    /// identified at once, names whose uid is kept, held claims.
+    /// Bounds on what waits here (each entry holds a message): calls per name waiting for the
+    /// bus (the bus itself lets a connection have 128 calls awaiting replies), callers being
+    /// asked about at once, held claims.
     static let waitingPerName = 128
-    static let identifyingAtOnce = 64
-    static let knownNames = 4096
+    static let askingAtOnce = 64
     static let heldClaims = 256
 
     var proxy: OpaquePointer? = nil
     private var claims: SensorProxyClaims
     private var uids: [String: UInt32] = [:]
-    private var waiting: [String: [WaitingCall]] = [:]
+    private var callers: [String: Caller] = [:]
+    private var asking = 0
     private var held: [HeldClaim] = []
     /// The state last handed to the C side.
     private(set) var published: SensorProxyState? = nil
@@ -55,6 +72,8 @@ final class SensorProxySession {
     private var claimLog = LogThrottle()
     private var releaseLog = LogThrottle()
     private var refusalLog = LogThrottle()
+    /// Said once per connection: polkitd is not on the bus, claims go unchecked.
+    private var toldPolkitAbsent = false
 
     init(limits: SensorProxyClaims.Limits, logger: Logger, onClaimChange: @escaping @Sendable (ProxySensor, Bool) -> Void) {
         claims = SensorProxyClaims(limits: limits)
@@ -78,37 +97,100 @@ final class SensorProxySession {
             uid: { context, name, uid in
                 guard let context, let name else { return }
                 Unmanaged<SensorProxySession>.fromOpaque(context).takeUnretainedValue().identified(String(cString: name), uid: uid)
+            },
+            authorization: { context, name, verdict, message in
+                guard let context, let name else { return }
+                Unmanaged<SensorProxySession>.fromOpaque(context).takeUnretainedValue()
+                    .judged(String(cString: name), verdict: verdict, message: message.map { String(cString: $0) })
             })
     }
 
     // MARK: Calls
 
     private func received(_ sensor: ProxySensor, claim: Bool, from name: String, _ call: UnsafeMutableRawPointer) {
-        if waiting[name] != nil {
-            guard waiting[name]!.count < Self.waitingPerName else {
-                return refuse(call, "too many calls from \(name) wait to be identified", name: name)
+        let waiting = WaitingCall(sensor: sensor, claim: claim, call: call)
+        if callers[name] != nil {
+            guard callers[name]!.calls.count < Self.waitingPerName else {
+                return refuse(call, "too many calls from \(name) wait for an answer", name: name)
             }
-            waiting[name]!.append(WaitingCall(sensor: sensor, claim: claim, call: call))
+            callers[name]!.calls.append(waiting)
             return
         }
-        if let uid = uids[name] { return apply(sensor, claim: claim, name: name, uid: uid, call) }
-        // A release needs no uid (a name that never claimed releases nothing).
-        guard claim else { return release(sensor, by: name, call) }
-        guard waiting.count < Self.identifyingAtOnce, let proxy else {
-            return refuse(call, "too many callers are being identified at once; try again", name: name)
+        callers[name] = Caller(calls: [waiting])
+        drain(name)
+    }
+
+    /// Handles `name`'s waiting calls in order, until one needs an answer from the bus (then
+    /// asks for it, and goes on when it comes) or none is left.
+    private func drain(_ name: String) {
+        while let caller = callers[name], !caller.asking, let head = caller.calls.first {
+            func done() { callers[name]!.calls.removeFirst() }
+            if !head.claim {
+                done()
+                release(head.sensor, by: name, head.call)
+                continue
+            }
+            if claims.sensors(of: name).contains(head.sensor) {
+                done()
+                answerClaim(head.sensor, name: name, head.call)
+                continue
+            }
+            guard let uid = uids[name] else {
+                guard ask(name, { od_proxy_query_uid($0, name) }) else {
+                    done()
+                    refuse(head.call, "cannot ask the bus who \(name) is now; try again", name: name)
+                    continue
+                }
+                return
+            }
+            // polkit is asked about every new claim except root's (polkit authorizes root for
+            // everything; asking would only cost a round trip).
+            let verdict = uid == 0 ? .authorized : head.verdict
+            switch verdict {
+            case nil:
+                guard ask(name, { od_proxy_check_authorization($0, name) }) else {
+                    done()
+                    refuse(head.call, "cannot ask polkit about \(name) now; try again", name: name, uid: uid)
+                    continue
+                }
+                return
+            case .notAuthorized(let reason):
+                done()
+                refuse(head.call, "Not Authorized: \(reason)", name: name, uid: uid, error: "org.freedesktop.DBus.Error.AccessDenied")
+            case .authorized:
+                done()
+                grant(head.sensor, name: name, uid: uid, head.call)
+            }
         }
-        let asked = od_proxy_query_uid(proxy, name)
-        guard asked >= 0 else { return refuse(call, "cannot ask the bus who \(name) is (errno \(-asked))", name: name) }
-        waiting[name] = [WaitingCall(sensor: sensor, claim: claim, call: call)]
+        if callers[name]?.calls.isEmpty == true { callers[name] = nil }
+    }
+
+    /// Sends a question about `name` (bounded: ``askingAtOnce``); false when it cannot be asked.
+    private func ask(_ name: String, _ question: (OpaquePointer) -> Int32) -> Bool {
+        guard asking < Self.askingAtOnce, let proxy, question(proxy) >= 0 else { return false }
+        asking += 1
+        callers[name]!.asking = true
+        return true
+    }
+
+    /// An answer about `name` came: it is no longer being asked about.
+    private func answered(_ name: String) -> Bool {
+        guard callers[name]?.asking == true else { return false }  // it left the bus meanwhile
+        asking -= 1
+        callers[name]!.asking = false
+        return true
     }
 
     private func identified(_ name: String, uid: Int64) {
-        guard let calls = waiting.removeValue(forKey: name) else { return }
-        if uid >= 0, uids.count < Self.knownNames { uids[name] = UInt32(uid) }
-        for waiting in calls {
-            if uid >= 0 {
-                apply(waiting.sensor, claim: waiting.claim, name: name, uid: UInt32(uid), waiting.call)
-            } else if waiting.claim {
+        guard answered(name) else { return }
+        if uid >= 0 {
+            // Kept until the name leaves the bus: the bus bounds how many names are connected.
+            uids[name] = UInt32(uid)
+            return drain(name)
+        }
+        // The bus does not know the caller (it left): claims are refused, releases answered.
+        for waiting in callers.removeValue(forKey: name)?.calls ?? [] {
+            if waiting.claim {
                 refuse(waiting.call, "the bus cannot say who \(name) is (errno \(-uid))", name: name)
             } else {
                 release(waiting.sensor, by: name, waiting.call)
@@ -116,8 +198,27 @@ final class SensorProxySession {
         }
     }
 
-    private func apply(_ sensor: ProxySensor, claim: Bool, name: String, uid: UInt32, _ call: UnsafeMutableRawPointer) {
-        guard claim else { return release(sensor, by: name, call) }
+    private func judged(_ name: String, verdict: Int32, message: String?) {
+        guard answered(name), !callers[name]!.calls.isEmpty else { return }
+        let result: Verdict
+        switch verdict {
+        case Int32(OD_POLKIT_AUTHORIZED): result = .authorized
+        case Int32(OD_POLKIT_ABSENT):
+            // No polkitd on this bus (minimal systems, tests): claims are allowed, bounded per
+            // user as always (docs/DBUS.md, "polkit").
+            if !toldPolkitAbsent {
+                logger.warning("polkitd is not on the system bus: D-Bus claims are not checked", metadata: ["reason": "\(message ?? "")"])
+                toldPolkitAbsent = true
+            }
+            result = .authorized
+        case Int32(OD_POLKIT_NOT_AUTHORIZED): result = .notAuthorized("Sensor claim not allowed")
+        default: result = .notAuthorized(message ?? "polkit did not answer")
+        }
+        callers[name]!.calls[0].verdict = result
+        drain(name)
+    }
+
+    private func grant(_ sensor: ProxySensor, name: String, uid: UInt32, _ call: UnsafeMutableRawPointer) {
         // Only a name new to the table takes a slot; ask logind only then.
         let reserved = uid == 0 || (claims.sensors(of: name).isEmpty && od_uid_is_active(uid) != 0)
         switch claims.claim(sensor, by: name, uid: uid, reserved: reserved) {
@@ -146,20 +247,24 @@ final class SensorProxySession {
         _ = od_proxy_reply(call, nil, nil)
     }
 
-    private func refuse(_ call: UnsafeMutableRawPointer, _ reason: String, name: String, uid: UInt32? = nil) {
+    private func refuse(_ call: UnsafeMutableRawPointer, _ reason: String, name: String, uid: UInt32? = nil,
+                        error: String = "org.freedesktop.DBus.Error.LimitsExceeded") {
         let (log, suppressed) = refusalLog.admit(now: OwnerThread.monotonic())
         if log {
             logger.warning("refusing a D-Bus claim", metadata: ["reason": "\(reason)", "caller": "\(name)",
                                                                 "uid": "\(uid.map { "\($0)" } ?? "unknown")",
                                                                 "refusals-not-logged": "\(suppressed)"])
         }
-        _ = od_proxy_reply(call, "org.freedesktop.DBus.Error.LimitsExceeded", reason)
+        _ = od_proxy_reply(call, error, reason)
     }
 
     /// A unique name left the bus: its claims go, its waiting calls are dropped unanswered.
     private func left(_ name: String) {
         uids[name] = nil
-        for call in waiting.removeValue(forKey: name) ?? [] { od_proxy_call_unref(call.call) }
+        if let caller = callers.removeValue(forKey: name) {
+            if caller.asking { asking -= 1 }
+            for call in caller.calls { od_proxy_call_unref(call.call) }
+        }
         held.removeAll { claim in
             guard claim.name == name else { return false }
             od_proxy_call_unref(claim.call)
@@ -245,8 +350,9 @@ final class SensorProxySession {
     /// Before the connection is freed: drops every waiting call and every claim (no claimer
     /// survives the connection).
     func end() {
-        for calls in waiting.values { for call in calls { od_proxy_call_unref(call.call) } }
-        waiting = [:]
+        for caller in callers.values { for call in caller.calls { od_proxy_call_unref(call.call) } }
+        callers = [:]
+        asking = 0
         for claim in held { od_proxy_call_unref(claim.call) }
         held = []
         for sensor in claims.removeAll() { claimChanged(sensor, false) }

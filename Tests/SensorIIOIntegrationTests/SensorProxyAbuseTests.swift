@@ -22,13 +22,13 @@ extension SensorIIOIntegrationTests {
         var socket: String { bus.directory + "/d.sock" }
         var log: String { bus.directory + "/daemon.err" }
 
-        init() throws {
+        init(extraPolicy: String? = nil) throws {
             var device = FakeIIODevice(index: 0, name: "accel_3d", format: "le:s16/32>>0", scale: "0.0980665")
             device.buffered = false
             device.raw = (0, -100, 0)
             try testbed.add(device.description)
             self.device = device
-            bus = try PrivateSystemBus()
+            bus = try PrivateSystemBus(extraPolicy: extraPolicy)
             chmod(bus.directory, 0o755)
             try copyFile(PrivateSystemBus.repository + "/Benchmarks/dbus-load.py", to: bus.directory + "/dbus-load.py", mode: 0o755)
             daemon = try spawn([SensorIIOIntegrationTests.productsDirectory + "/orientationd", "--dbus", "--socket", bus.directory + "/d.sock",
@@ -206,5 +206,54 @@ extension SensorIIOIntegrationTests {
         #expect(waitUntil(timeout: 5, every: 0.05) { client.string("AccelerometerOrientation") == "right-up" })
         #expect(!readText(rig.dir + "/listen.out").contains("PropertiesChanged"), "a broadcast: \(readText(rig.dir + "/listen.out"))")
         client.close()
+    }
+
+    static var dbusmockAvailable: Bool {
+        access("/usr/lib/python3/dist-packages/dbusmock/templates/polkitd.py", R_OK) == 0
+    }
+
+    /// Issue 16, item 8: every claim of another user than root is checked with polkit
+    /// (net.hadess.SensorProxy.claim-sensor), here python3-dbusmock's polkitd on the private bus.
+    /// Denied: `AccessDenied`, "Not Authorized", and the sensor stays closed; allowed once the
+    /// mock allows the action. Root is not asked about. (Without polkitd on the bus, claims are
+    /// allowed: every other test of the facade runs that way.)
+    @Test(.enabled(if: abuseToolsAvailable && dbusmockAvailable, "needs root, setpriv, dbus-daemon, python3-dbusmock (make setup)"))
+    func polkitDecidesEachClaim() throws {
+        // Root may own polkit's name on this bus (the real polkitd's policy names its own user).
+        let policy = """
+            <policy user="root"><allow own="org.freedesktop.PolicyKit1"/></policy>
+            <policy context="default"><allow send_destination="org.freedesktop.PolicyKit1"/></policy>
+            """
+        let rig = try AbuseRig(extraPolicy: policy)
+        defer { rig.stop() }
+        let mock = try spawn(["/usr/bin/python3", "-m", "dbusmock", "--system", "--template", "polkitd"],
+                             environment: rig.bus.clientEnvironment, stderr: rig.dir + "/polkit.err", stdout: rig.dir + "/polkit.out",
+                             newProcessGroup: true)
+        defer { _ = stopProcess(mock) }
+        func gdbus(_ name: String, asNobody: Bool = false, _ arguments: [String]) throws -> String {
+            let user = asNobody ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
+            let pid = try spawn(user + ["/usr/bin/gdbus", "call", "--system"] + arguments, environment: rig.bus.clientEnvironment,
+                                stderr: rig.dir + "/\(name).err", stdout: rig.dir + "/\(name).out", newProcessGroup: true)
+            return Self.finish(pid, rig.dir + "/\(name).out") + readText(rig.dir + "/\(name).err")
+        }
+        let owned = waitUntil(timeout: 15, every: 0.05) {
+            (try? gdbus("owner", ["--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus", "--method",
+                                  "org.freedesktop.DBus.NameHasOwner", "org.freedesktop.PolicyKit1"]))?.contains("true") == true
+        }
+        #expect(owned, "the polkitd mock never took its name: \(readText(rig.dir + "/polkit.err"))")
+        #expect(rig.ready(), "\(readText(rig.log))")
+        let claim = ["--dest", "net.hadess.SensorProxy", "--object-path", "/net/hadess/SensorProxy", "--method",
+                     "net.hadess.SensorProxy.ClaimAccelerometer"]
+        let denied = try gdbus("denied", asNobody: true, claim)
+        #expect(denied.contains("AccessDenied") && denied.contains("Not Authorized"), "\(denied)")
+        #expect(!readText(rig.log).contains("claimed over D-Bus"), "a denied claim opened the sensor")
+        let root = try BusClient(address: rig.bus.address)
+        #expect(root.call("ClaimAccelerometer") == nil, "root is not asked about")
+        #expect(root.call("ReleaseAccelerometer") == nil)
+        _ = try gdbus("allow", ["--dest", "org.freedesktop.PolicyKit1", "--object-path", "/org/freedesktop/PolicyKit1/Authority",
+                                "--method", "org.freedesktop.DBus.Mock.SetAllowed", "['net.hadess.SensorProxy.claim-sensor']"])
+        let allowed = try gdbus("allowed", asNobody: true, claim)
+        #expect(allowed.hasPrefix("()"), "\(allowed)")
+        root.close()
     }
 }

@@ -46,7 +46,21 @@ typedef struct od_proxy_callbacks {
     void (*name_lost)(void *context, const char *name);
     /// The answer to od_proxy_query_uid: the name's uid, or a negative errno.
     void (*uid)(void *context, const char *name, int64_t uid);
+    /// The answer to od_proxy_check_authorization: one of OD_POLKIT_*, with polkit's (or the
+    /// bus's) error message for OD_POLKIT_FAILED (NULL otherwise).
+    void (*authorization)(void *context, const char *name, int verdict, const char *message);
 } od_proxy_callbacks;
+
+/// Verdicts of od_proxy_check_authorization.
+enum {
+    OD_POLKIT_AUTHORIZED = 1,
+    OD_POLKIT_NOT_AUTHORIZED = 0,
+    /// Nobody serves org.freedesktop.PolicyKit1 and the bus cannot start it (ServiceUnknown,
+    /// NameHasNoOwner).
+    OD_POLKIT_ABSENT = -1,
+    /// Any other error (polkitd answered with an error, or did not answer in time).
+    OD_POLKIT_FAILED = -2,
+};
 
 /// Connects to the system bus (DBUS_SYSTEM_BUS_ADDRESS, else the default), subscribes to
 /// NameOwnerChanged once for every name (one match rule, whatever the number of claimers),
@@ -77,6 +91,12 @@ int od_proxy_emit(od_proxy *proxy, unsigned mask, const char *destination);
 /// Asks the bus, without waiting, for the uid of `name`; the answer comes through the `uid`
 /// callback. Returns 0 or a negative errno (then no answer comes).
 int od_proxy_query_uid(od_proxy *proxy, const char *name);
+
+/// Asks polkit, without waiting, whether the unique name `name` may take the action
+/// net.hadess.SensorProxy.claim-sensor (CheckAuthorization, subject system-bus-name, no user
+/// interaction); the answer comes through the `authorization` callback. Returns 0 or a
+/// negative errno (then no answer comes).
+int od_proxy_check_authorization(od_proxy *proxy, const char *name);
 
 /// Answers a call handed over by the `call` callback: success when `error_name` is NULL, else
 /// that D-Bus error with `error_message`. Drops the reference. Returns 0 or a negative errno.
