@@ -84,10 +84,13 @@ bench-idle: setup
 	Benchmarks/iio-wakeups.py --idle .build/release/orientationd
 
 ## Issue 9's three denial-of-service loads at once (as other users; needs root): root's get
-## latency, fresh connections, the daemon's memory and CPU. SECONDS=120 by default.
+## latency, fresh connections, the daemon's memory and CPU. SECONDS=120 by default. Then issue
+## 18's D-Bus and claim loads, one after the other (Benchmarks/dbus-load.py; DBUS_SECONDS=20 each):
+## sensor opens, log lines, PropertiesChanged latency, whether the daemon keeps the bus.
 bench-dos: setup
 	$(RELEASE) --product orientationd
 	Benchmarks/dos-load.py --seconds $(or $(SECONDS),120) --report bench-dos.md .build/release/orientationd
+	Benchmarks/dbus-load.py bench --seconds $(or $(DBUS_SECONDS),20) --report bench-dos-dbus.md .build/release/orientationd
 
 ## Regenerate linker/orientationd.order (the functions the daemon runs, profiled with valgrind's
 ## callgrind; scripts/symbol-order.py) and relink with it. Needs valgrind. A stale list only

@@ -3,7 +3,7 @@
 #   scripts/install.sh install|uninstall|list
 # Environment (from the Makefile): PREFIX (default /usr/local), DESTDIR (default empty),
 # BUILD (the release build directory), MANUALS (generated man pages), and optional
-# UNITDIR, UDEVRULESDIR, DBUSPOLICYDIR, SYSCONFDIR overrides; MANPAGES=no leaves the man pages
+# UNITDIR, UDEVRULESDIR, DBUSPOLICYDIR, POLKITACTIONDIR, SYSCONFDIR overrides; MANPAGES=no leaves the man pages
 # out (the Debian package installs them with dh_installman, compressed).
 #   - the multi-call binary orientationd into $PREFIX/bin (built with --static-swift-stdlib: no
 #     Swift toolchain needed), and orientationctl and monitor-sensor (iio-sensor-proxy's command
@@ -12,6 +12,8 @@
 #   - the udev rule into pkg-config's udevdir/rules.d (udev reads no other prefix);
 #   - the D-Bus policy into $PREFIX/share/dbus-1/system.d for PREFIX=/usr, else
 #     /etc/dbus-1/system.d (Debian's dbus reads only those two);
+#   - the polkit action net.hadess.SensorProxy.claim-sensor into polkit's actiondir
+#     (/usr/share/polkit-1/actions, whatever PREFIX: polkit reads no other);
 #   - the configuration into /etc/orientationd/orientationd.conf, never over an existing one;
 #   - man pages orientationd(8), orientationctl(1), monitor-sensor(1) (a `.so` of
 #     orientationctl(1)), orientationd.conf(5) and bash, zsh and fish completions for
@@ -35,6 +37,9 @@ UDEVRULESDIR=${UDEVRULESDIR:-${udevdir:-/lib/udev}/rules.d}
 if [ -z "${DBUSPOLICYDIR:-}" ]; then
     if [ "$PREFIX" = /usr ]; then DBUSPOLICYDIR=/usr/share/dbus-1/system.d; else DBUSPOLICYDIR=/etc/dbus-1/system.d; fi
 fi
+# polkit reads actions from its own prefix's share directory only (/usr/share/polkit-1/actions).
+POLKITACTIONDIR=${POLKITACTIONDIR:-$(pkgvar polkit-gobject-1 actiondir)}
+POLKITACTIONDIR=${POLKITACTIONDIR:-/usr/share/polkit-1/actions}
 SYSCONFDIR=${SYSCONFDIR:-/etc}
 bindir=$PREFIX/bin
 mandir=$PREFIX/share/man
@@ -52,6 +57,7 @@ files=(
     "$UNITDIR/orientationd.service" "$UNITDIR/orientationd.socket"
     "$UDEVRULESDIR/80-orientationd.rules"
     "$DBUSPOLICYDIR/net.hadess.SensorProxy.conf"
+    "$POLKITACTIONDIR/net.hadess.SensorProxy.policy"
     "$mandir/man8/orientationd.8" "$mandir/man1/orientationctl.1" "$mandir/man1/monitor-sensor.1" "$mandir/man5/orientationd.conf.5"
     "$completions_bash/orientationctl" "$completions_zsh/_orientationctl" "$completions_fish/orientationctl.fish"
 )
@@ -64,7 +70,7 @@ list)
     ;;
 install)
     [ -x "$BUILD/orientationd" ] || { echo "install: $BUILD/orientationd is missing (make install builds it)" >&2; exit 1; }
-    install -d "$DESTDIR$bindir" "$DESTDIR$UNITDIR" "$DESTDIR$UDEVRULESDIR" "$DESTDIR$DBUSPOLICYDIR" \
+    install -d "$DESTDIR$bindir" "$DESTDIR$UNITDIR" "$DESTDIR$UDEVRULESDIR" "$DESTDIR$DBUSPOLICYDIR" "$DESTDIR$POLKITACTIONDIR" \
         "$DESTDIR$mandir/man1" "$DESTDIR$mandir/man5" "$DESTDIR$mandir/man8" \
         "$DESTDIR$completions_bash" "$DESTDIR$completions_zsh" "$DESTDIR$completions_fish" "$DESTDIR$SYSCONFDIR/orientationd" \
         "$DESTDIR$docdir"
@@ -77,6 +83,7 @@ install)
     done
     install -m 0644 udev/80-orientationd.rules "$DESTDIR$UDEVRULESDIR/"
     install -m 0644 config/net.hadess.SensorProxy.conf "$DESTDIR$DBUSPOLICYDIR/"
+    install -m 0644 config/net.hadess.SensorProxy.policy "$DESTDIR$POLKITACTIONDIR/"
     if [ "$MANPAGES" != no ]; then
         install -m 0644 "$MANUALS/orientationd.8" "$DESTDIR$mandir/man8/"
         install -m 0644 "$MANUALS/orientationctl.1" "$MANUALS/monitor-sensor.1" "$DESTDIR$mandir/man1/"

@@ -17,15 +17,17 @@
 #   lintian: make deb fails on any lintian error or warning, as a distribution would refuse them
 #   init-system-helpers: deb-systemd-helper, which the package test copies into its scratch root
 #     (debhelper's maintainer-script snippets run it)
-#   python3-dbusmock, python3-gi, python3-psutil, gir1.2-umockdev-1.0: what iio-sensor-proxy's own
-#     integration suite imports (scripts/peer-suite.sh runs it against orientationd; dbusmock's
-#     polkitd template also stands in for polkit in the facade's tests)
+#   python3-psutil, gir1.2-umockdev-1.0 (with python3-dbusmock and python3-gi below): what
+#     iio-sensor-proxy's own integration suite imports (scripts/peer-suite.sh runs it against orientationd)
 #   time: GNU time (/usr/bin/time -f %M), the peak RSS of orientationctl in the memory-bound tests (issue 18)
+#   python3-dbus, python3-gi: Benchmarks/dbus-load.py, the D-Bus loads of the facade's abuse tests and
+#     of make bench-dos (issue 18), run by Debian's /usr/bin/python3
+#   python3-dbusmock: its polkitd template, the polkit that allows and denies in the facade's tests
 set -euo pipefail
 
 packages=(libiio-dev libudev-dev pkg-config udev umockdev libumockdev-dev systemd libsystemd-dev
           dbus-daemon libglib2.0-bin iio-sensor-proxy procps dpkg-repack dpkg-dev debhelper lintian
-          init-system-helpers time python3-dbusmock python3-gi python3-psutil gir1.2-umockdev-1.0)
+          init-system-helpers time python3-dbus python3-gi python3-dbusmock python3-psutil gir1.2-umockdev-1.0)
 
 if ! command -v swift >/dev/null 2>&1; then
     echo "setup: no 'swift' on PATH; install the Swift 6 toolchain (swift.org) first" >&2

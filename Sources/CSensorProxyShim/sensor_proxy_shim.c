@@ -1,15 +1,15 @@
 // See sensor_proxy_shim.h. Members, signatures and behaviour follow iio-sensor-proxy's
-// net.hadess.SensorProxy interface (3.0, plus AccelerometerTilt from 3.6); light, proximity and
-// compass exist with Has* false, and their claims succeed as no-ops (GNOME's power daemon
-// claims the light sensor unconditionally).
+// net.hadess.SensorProxy interface (3.0, plus AccelerometerTilt from 3.6).
 #include "sensor_proxy_shim.h"
 
 #include <errno.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <systemd/sd-bus.h>
+#include <systemd/sd-login.h>
 
 #define PROXY_NAME "net.hadess.SensorProxy"
 #define PROXY_PATH "/net/hadess/SensorProxy"
@@ -17,143 +17,116 @@
 #define COMPASS_PATH "/net/hadess/SensorProxy/Compass"
 #define COMPASS_INTERFACE "net.hadess.SensorProxy.Compass"
 
+#define COMPASS_PROPS (OD_PROP_HAS_COMPASS | OD_PROP_COMPASS_HEADING)
+
 struct od_proxy {
     sd_bus *bus;
     sd_bus_slot *proxy_slot;
     sd_bus_slot *compass_slot;
-    sd_bus_track *claimers;
-    od_claim_callback callback;
-    void *context;
-    int claimed;
+    sd_bus_slot *name_owner_slot;
+    od_proxy_callbacks callbacks;
     int has_accelerometer;
     char orientation[32];
     char tilt[32];
+    int has_ambient_light;
+    double light_level;
+    char light_level_unit[16];
+    int has_proximity;
+    int proximity_near;
+    int has_compass;
+    double compass_heading;
 };
 
-static void update_claim(od_proxy *proxy) {
-    int now = proxy->claimers && sd_bus_track_count(proxy->claimers) > 0;
-    if (now != proxy->claimed) {
-        proxy->claimed = now;
-        proxy->callback(proxy->context, now);
-    }
+// Claim* and Release* of every sensor: the call is handed to Swift, which answers it now or later
+// (a deferred reply: the message stays referenced until then).
+static int claim_or_release(sd_bus_message *m, void *userdata, sd_bus_error *error) {
+    (void)error;
+    od_proxy *proxy = userdata;
+    const char *member = sd_bus_message_get_member(m);
+    const char *sender = sd_bus_message_get_sender(m);
+    if (!member || !sender) return sd_bus_reply_method_return(m, NULL);  // not on a bus: nothing to track
+    int claim = strncmp(member, "Claim", 5) == 0;
+    const char *what = member + (claim ? 5 : 7);
+    int sensor = strcmp(what, "Accelerometer") == 0 ? OD_SENSOR_ACCELEROMETER
+               : strcmp(what, "Light") == 0 ? OD_SENSOR_LIGHT
+               : strcmp(what, "Proximity") == 0 ? OD_SENSOR_PROXIMITY : OD_SENSOR_COMPASS;
+    proxy->callbacks.call(proxy->callbacks.context, sensor, claim, sender, sd_bus_message_ref(m));
+    return 1;
 }
 
-// Called by sd-bus once the last tracked name is gone (released, or left the bus). The track is
-// freed here and made anew by the next claim: sd-bus dispatches an empty track again on every
-// sd_bus_process until its owner frees it (a track kept alive while empty spun the bus thread
-// at 100 % CPU, and one made before the connection ran closed it during Hello).
-static int claimers_emptied(sd_bus_track *track, void *userdata) {
+// One match for every NameOwnerChanged that ends a name (arg2 empty): a claimer that leaves
+// without releasing is released. (sd_bus_track costs one match rule per tracked name, and the
+// bus allows a connection 512: issue 18's 512 claimers had the bus drop the whole connection.)
+static int name_owner_changed(sd_bus_message *m, void *userdata, sd_bus_error *error) {
+    (void)error;
     od_proxy *proxy = userdata;
-    if (proxy->claimers == track) proxy->claimers = sd_bus_track_unref(track);
-    update_claim(proxy);
+    const char *name = NULL, *old_owner = NULL, *new_owner = NULL;
+    if (sd_bus_message_read(m, "sss", &name, &old_owner, &new_owner) < 0) return 0;
+    if (name && name[0] == ':' && new_owner && new_owner[0] == '\0') proxy->callbacks.name_lost(proxy->callbacks.context, name);
     return 0;
 }
 
-static int claim_accelerometer(sd_bus_message *m, void *userdata, sd_bus_error *error) {
-    (void)error;
-    od_proxy *proxy = userdata;
-    const char *sender = sd_bus_message_get_sender(m);
-    if (sender) {
-        int r;
-        if (!proxy->claimers && (r = sd_bus_track_new(proxy->bus, &proxy->claimers, claimers_emptied, proxy)) < 0) return r;
-        if ((r = sd_bus_track_add_name(proxy->claimers, sender)) < 0) return r;
+#define GETTER(fn, type, expr) \
+    static int fn(sd_bus *bus, const char *path, const char *interface, const char *property, \
+                  sd_bus_message *reply, void *userdata, sd_bus_error *error) { \
+        (void)bus; (void)path; (void)interface; (void)property; (void)error; \
+        od_proxy *proxy = userdata; \
+        return sd_bus_message_append(reply, type, expr); \
     }
-    update_claim(proxy);
-    return sd_bus_reply_method_return(m, NULL);
-}
-
-static int release_accelerometer(sd_bus_message *m, void *userdata, sd_bus_error *error) {
-    (void)error;
-    od_proxy *proxy = userdata;
-    const char *sender = sd_bus_message_get_sender(m);
-    // Emptying the track queues claimers_emptied, which frees it and reports the release.
-    if (sender && proxy->claimers) (void)sd_bus_track_remove_name(proxy->claimers, sender);
-    update_claim(proxy);
-    return sd_bus_reply_method_return(m, NULL);
-}
-
-static int no_op(sd_bus_message *m, void *userdata, sd_bus_error *error) {
-    (void)userdata; (void)error;
-    return sd_bus_reply_method_return(m, NULL);
-}
-
-static int get_has_accelerometer(sd_bus *bus, const char *path, const char *interface, const char *property,
-                                 sd_bus_message *reply, void *userdata, sd_bus_error *error) {
-    (void)bus; (void)path; (void)interface; (void)property; (void)error;
-    od_proxy *proxy = userdata;
-    return sd_bus_message_append(reply, "b", proxy->has_accelerometer);
-}
-
-static int get_orientation(sd_bus *bus, const char *path, const char *interface, const char *property,
-                           sd_bus_message *reply, void *userdata, sd_bus_error *error) {
-    (void)bus; (void)path; (void)interface; (void)property; (void)error;
-    od_proxy *proxy = userdata;
-    return sd_bus_message_append(reply, "s", proxy->orientation);
-}
-
-static int get_tilt(sd_bus *bus, const char *path, const char *interface, const char *property,
-                    sd_bus_message *reply, void *userdata, sd_bus_error *error) {
-    (void)bus; (void)path; (void)interface; (void)property; (void)error;
-    od_proxy *proxy = userdata;
-    return sd_bus_message_append(reply, "s", proxy->tilt);
-}
-
-static int get_false(sd_bus *bus, const char *path, const char *interface, const char *property,
-                     sd_bus_message *reply, void *userdata, sd_bus_error *error) {
-    (void)bus; (void)path; (void)interface; (void)property; (void)userdata; (void)error;
-    return sd_bus_message_append(reply, "b", 0);
-}
-
-static int get_zero(sd_bus *bus, const char *path, const char *interface, const char *property,
-                    sd_bus_message *reply, void *userdata, sd_bus_error *error) {
-    (void)bus; (void)path; (void)interface; (void)property; (void)userdata; (void)error;
-    return sd_bus_message_append(reply, "d", 0.0);
-}
-
-static int get_light_unit(sd_bus *bus, const char *path, const char *interface, const char *property,
-                          sd_bus_message *reply, void *userdata, sd_bus_error *error) {
-    (void)bus; (void)path; (void)interface; (void)property; (void)userdata; (void)error;
-    return sd_bus_message_append(reply, "s", "lux");
-}
+GETTER(get_has_accelerometer, "b", proxy->has_accelerometer)
+GETTER(get_orientation, "s", proxy->orientation)
+GETTER(get_tilt, "s", proxy->tilt)
+GETTER(get_has_ambient_light, "b", proxy->has_ambient_light)
+GETTER(get_light_level, "d", proxy->light_level)
+GETTER(get_light_level_unit, "s", proxy->light_level_unit)
+GETTER(get_has_proximity, "b", proxy->has_proximity)
+GETTER(get_proximity_near, "b", proxy->proximity_near)
+GETTER(get_has_compass, "b", proxy->has_compass)
+GETTER(get_compass_heading, "d", proxy->compass_heading)
 
 static const sd_bus_vtable proxy_vtable[] = {
     SD_BUS_VTABLE_START(0),
     SD_BUS_PROPERTY("HasAccelerometer", "b", get_has_accelerometer, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
     SD_BUS_PROPERTY("AccelerometerOrientation", "s", get_orientation, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
     SD_BUS_PROPERTY("AccelerometerTilt", "s", get_tilt, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
-    SD_BUS_PROPERTY("HasAmbientLight", "b", get_false, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
-    SD_BUS_PROPERTY("LightLevelUnit", "s", get_light_unit, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
-    SD_BUS_PROPERTY("LightLevel", "d", get_zero, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
-    SD_BUS_PROPERTY("HasProximity", "b", get_false, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
-    SD_BUS_PROPERTY("ProximityNear", "b", get_false, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
-    SD_BUS_METHOD("ClaimAccelerometer", "", "", claim_accelerometer, SD_BUS_VTABLE_UNPRIVILEGED),
-    SD_BUS_METHOD("ReleaseAccelerometer", "", "", release_accelerometer, SD_BUS_VTABLE_UNPRIVILEGED),
-    SD_BUS_METHOD("ClaimLight", "", "", no_op, SD_BUS_VTABLE_UNPRIVILEGED),
-    SD_BUS_METHOD("ReleaseLight", "", "", no_op, SD_BUS_VTABLE_UNPRIVILEGED),
-    SD_BUS_METHOD("ClaimProximity", "", "", no_op, SD_BUS_VTABLE_UNPRIVILEGED),
-    SD_BUS_METHOD("ReleaseProximity", "", "", no_op, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_PROPERTY("HasAmbientLight", "b", get_has_ambient_light, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+    SD_BUS_PROPERTY("LightLevelUnit", "s", get_light_level_unit, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+    SD_BUS_PROPERTY("LightLevel", "d", get_light_level, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+    SD_BUS_PROPERTY("HasProximity", "b", get_has_proximity, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+    SD_BUS_PROPERTY("ProximityNear", "b", get_proximity_near, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+    SD_BUS_METHOD("ClaimAccelerometer", "", "", claim_or_release, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_METHOD("ReleaseAccelerometer", "", "", claim_or_release, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_METHOD("ClaimLight", "", "", claim_or_release, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_METHOD("ReleaseLight", "", "", claim_or_release, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_METHOD("ClaimProximity", "", "", claim_or_release, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_METHOD("ReleaseProximity", "", "", claim_or_release, SD_BUS_VTABLE_UNPRIVILEGED),
     SD_BUS_VTABLE_END
 };
 
 static const sd_bus_vtable compass_vtable[] = {
     SD_BUS_VTABLE_START(0),
-    SD_BUS_PROPERTY("HasCompass", "b", get_false, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
-    SD_BUS_PROPERTY("CompassHeading", "d", get_zero, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
-    SD_BUS_METHOD("ClaimCompass", "", "", no_op, SD_BUS_VTABLE_UNPRIVILEGED),
-    SD_BUS_METHOD("ReleaseCompass", "", "", no_op, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_PROPERTY("HasCompass", "b", get_has_compass, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+    SD_BUS_PROPERTY("CompassHeading", "d", get_compass_heading, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+    SD_BUS_METHOD("ClaimCompass", "", "", claim_or_release, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_METHOD("ReleaseCompass", "", "", claim_or_release, SD_BUS_VTABLE_UNPRIVILEGED),
     SD_BUS_VTABLE_END
 };
 
-int od_proxy_open(od_proxy **out, od_claim_callback callback, void *context, const char **failed_step) {
+int od_proxy_open(od_proxy **out, od_proxy_callbacks callbacks, const char **failed_step) {
     *out = NULL;
     od_proxy *proxy = calloc(1, sizeof(od_proxy));
     if (!proxy) return -ENOMEM;
-    proxy->callback = callback;
-    proxy->context = context;
+    proxy->callbacks = callbacks;
     strcpy(proxy->orientation, "undefined");
     strcpy(proxy->tilt, "undefined");
+    strcpy(proxy->light_level_unit, "lux");
     int r;
     if ((r = sd_bus_open_system(&proxy->bus)) < 0) { *failed_step = "connecting to the system bus"; goto fail; }
+    // Synchronous, once, before the name is taken: no claim can come before the match is in place.
+    if ((r = sd_bus_match_signal(proxy->bus, &proxy->name_owner_slot, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                 "org.freedesktop.DBus", "NameOwnerChanged", name_owner_changed, proxy)) < 0) {
+        *failed_step = "watching NameOwnerChanged"; goto fail;
+    }
     if ((r = sd_bus_add_object_vtable(proxy->bus, &proxy->proxy_slot, PROXY_PATH, PROXY_INTERFACE, proxy_vtable, proxy)) < 0) {
         *failed_step = "exporting " PROXY_PATH; goto fail;
     }
@@ -170,7 +143,7 @@ fail:
 
 void od_proxy_free(od_proxy *proxy) {
     if (!proxy) return;
-    proxy->claimers = sd_bus_track_unref(proxy->claimers);
+    proxy->name_owner_slot = sd_bus_slot_unref(proxy->name_owner_slot);
     proxy->proxy_slot = sd_bus_slot_unref(proxy->proxy_slot);
     proxy->compass_slot = sd_bus_slot_unref(proxy->compass_slot);
     if (proxy->bus) {
@@ -201,32 +174,211 @@ int od_proxy_timeout_ms(od_proxy *proxy) {
     return ms > 60000 ? 60000 : (int)ms;
 }
 
-int od_proxy_process(od_proxy *proxy) {
-    int r;
-    do { r = sd_bus_process(proxy->bus, NULL); } while (r > 0);
+int od_proxy_process(od_proxy *proxy, int limit) {
+    int r = 0;
+    for (int i = 0; i < limit; i++) {
+        r = sd_bus_process(proxy->bus, NULL);
+        if (r <= 0) return r;
+    }
     return r;
 }
 
-int od_proxy_set_state(od_proxy *proxy, int has_accelerometer, const char *orientation, const char *tilt) {
-    const char *changed[4] = { NULL, NULL, NULL, NULL };
-    int count = 0;
-    if (!!has_accelerometer != proxy->has_accelerometer) {
-        proxy->has_accelerometer = !!has_accelerometer;
-        changed[count++] = "HasAccelerometer";
-    }
-    if (strncmp(orientation, proxy->orientation, sizeof(proxy->orientation)) != 0) {
-        strncpy(proxy->orientation, orientation, sizeof(proxy->orientation) - 1);
-        changed[count++] = "AccelerometerOrientation";
-    }
-    if (strncmp(tilt, proxy->tilt, sizeof(proxy->tilt)) != 0) {
-        strncpy(proxy->tilt, tilt, sizeof(proxy->tilt) - 1);
-        changed[count++] = "AccelerometerTilt";
-    }
-    if (count == 0) return 0;
-    // One PropertiesChanged signal carrying every changed property, as GDBus emits them.
-    return sd_bus_emit_properties_changed_strv(proxy->bus, PROXY_PATH, PROXY_INTERFACE, (char **)changed);
+static unsigned set_string(char *field, size_t size, const char *value, unsigned bit) {
+    if (!value || strncmp(field, value, size) == 0) return 0;
+    snprintf(field, size, "%s", value);
+    return bit;
 }
 
-int od_proxy_claimers(od_proxy *proxy) {
-    return proxy->claimers ? (int)sd_bus_track_count(proxy->claimers) : 0;
+unsigned od_proxy_set_state(od_proxy *proxy, const od_proxy_state *s) {
+    unsigned changed = 0;
+#define SET(field, value, bit) if (proxy->field != (value)) { proxy->field = (value); changed |= (bit); }
+    SET(has_accelerometer, !!s->has_accelerometer, OD_PROP_HAS_ACCELEROMETER)
+    changed |= set_string(proxy->orientation, sizeof(proxy->orientation), s->orientation, OD_PROP_ORIENTATION);
+    changed |= set_string(proxy->tilt, sizeof(proxy->tilt), s->tilt, OD_PROP_TILT);
+    SET(has_ambient_light, !!s->has_ambient_light, OD_PROP_HAS_LIGHT)
+    SET(light_level, s->light_level, OD_PROP_LIGHT_LEVEL)
+    changed |= set_string(proxy->light_level_unit, sizeof(proxy->light_level_unit), s->light_level_unit, OD_PROP_LIGHT_UNIT);
+    SET(has_proximity, !!s->has_proximity, OD_PROP_HAS_PROXIMITY)
+    SET(proximity_near, !!s->proximity_near, OD_PROP_PROXIMITY_NEAR)
+    SET(has_compass, !!s->has_compass, OD_PROP_HAS_COMPASS)
+    SET(compass_heading, s->compass_heading, OD_PROP_COMPASS_HEADING)
+#undef SET
+    return changed;
+}
+
+static int append_property(od_proxy *p, sd_bus_message *m, unsigned bit) {
+    const char *name, *type;
+    switch (bit) {
+    case OD_PROP_HAS_ACCELEROMETER: name = "HasAccelerometer"; type = "b"; break;
+    case OD_PROP_ORIENTATION: name = "AccelerometerOrientation"; type = "s"; break;
+    case OD_PROP_TILT: name = "AccelerometerTilt"; type = "s"; break;
+    case OD_PROP_HAS_LIGHT: name = "HasAmbientLight"; type = "b"; break;
+    case OD_PROP_LIGHT_LEVEL: name = "LightLevel"; type = "d"; break;
+    case OD_PROP_LIGHT_UNIT: name = "LightLevelUnit"; type = "s"; break;
+    case OD_PROP_HAS_PROXIMITY: name = "HasProximity"; type = "b"; break;
+    case OD_PROP_PROXIMITY_NEAR: name = "ProximityNear"; type = "b"; break;
+    case OD_PROP_HAS_COMPASS: name = "HasCompass"; type = "b"; break;
+    default: name = "CompassHeading"; type = "d"; break;
+    }
+    int r;
+    if ((r = sd_bus_message_open_container(m, 'e', "sv")) < 0) return r;
+    if ((r = sd_bus_message_append(m, "s", name)) < 0) return r;
+    if ((r = sd_bus_message_open_container(m, 'v', type)) < 0) return r;
+    switch (bit) {
+    case OD_PROP_HAS_ACCELEROMETER: r = sd_bus_message_append(m, "b", p->has_accelerometer); break;
+    case OD_PROP_ORIENTATION: r = sd_bus_message_append(m, "s", p->orientation); break;
+    case OD_PROP_TILT: r = sd_bus_message_append(m, "s", p->tilt); break;
+    case OD_PROP_HAS_LIGHT: r = sd_bus_message_append(m, "b", p->has_ambient_light); break;
+    case OD_PROP_LIGHT_LEVEL: r = sd_bus_message_append(m, "d", p->light_level); break;
+    case OD_PROP_LIGHT_UNIT: r = sd_bus_message_append(m, "s", p->light_level_unit); break;
+    case OD_PROP_HAS_PROXIMITY: r = sd_bus_message_append(m, "b", p->has_proximity); break;
+    case OD_PROP_PROXIMITY_NEAR: r = sd_bus_message_append(m, "b", p->proximity_near); break;
+    case OD_PROP_HAS_COMPASS: r = sd_bus_message_append(m, "b", p->has_compass); break;
+    default: r = sd_bus_message_append(m, "d", p->compass_heading); break;
+    }
+    if (r < 0) return r;
+    if ((r = sd_bus_message_close_container(m)) < 0) return r;
+    return sd_bus_message_close_container(m);
+}
+
+static int emit_object(od_proxy *p, const char *path, const char *interface, unsigned mask, const char *destination) {
+    sd_bus_message *m = NULL;
+    int r = sd_bus_message_new_signal(p->bus, &m, path, "org.freedesktop.DBus.Properties", "PropertiesChanged");
+    if (r < 0) return r;
+    if (destination && (r = sd_bus_message_set_destination(m, destination)) < 0) goto done;
+    if ((r = sd_bus_message_append(m, "s", interface)) < 0) goto done;
+    if ((r = sd_bus_message_open_container(m, 'a', "{sv}")) < 0) goto done;
+    for (unsigned bit = 1; bit <= OD_PROP_COMPASS_HEADING; bit <<= 1) {
+        if ((mask & bit) && (r = append_property(p, m, bit)) < 0) goto done;
+    }
+    if ((r = sd_bus_message_close_container(m)) < 0) goto done;
+    if ((r = sd_bus_message_append(m, "as", 0)) < 0) goto done;
+    r = sd_bus_send(p->bus, m, NULL);
+done:
+    sd_bus_message_unref(m);
+    return r < 0 ? r : 0;
+}
+
+int od_proxy_emit(od_proxy *proxy, unsigned mask, const char *destination) {
+    // As the peer does: a sensor that appears brings its values along, and the light level its unit.
+    if (mask & OD_PROP_HAS_ACCELEROMETER) mask |= OD_PROP_ORIENTATION | OD_PROP_TILT;
+    if (mask & OD_PROP_HAS_LIGHT) mask |= OD_PROP_LIGHT_LEVEL;
+    if (mask & OD_PROP_LIGHT_LEVEL) mask |= OD_PROP_LIGHT_UNIT;
+    if (mask & OD_PROP_HAS_PROXIMITY) mask |= OD_PROP_PROXIMITY_NEAR;
+    if (mask & OD_PROP_HAS_COMPASS) mask |= OD_PROP_COMPASS_HEADING;
+    int r = 0;
+    if (mask & ~COMPASS_PROPS) r = emit_object(proxy, PROXY_PATH, PROXY_INTERFACE, mask & ~COMPASS_PROPS, destination);
+    if (r >= 0 && (mask & COMPASS_PROPS)) r = emit_object(proxy, COMPASS_PATH, COMPASS_INTERFACE, mask & COMPASS_PROPS, destination);
+    return r;
+}
+
+// The name an asynchronous question is about, freed with the call's slot.
+struct name_query {
+    od_proxy *proxy;
+    char name[];
+};
+
+static struct name_query *new_query(od_proxy *proxy, const char *name) {
+    size_t length = strlen(name);
+    struct name_query *query = malloc(sizeof(struct name_query) + length + 1);
+    if (!query) return NULL;
+    query->proxy = proxy;
+    memcpy(query->name, name, length + 1);
+    return query;
+}
+
+// The bus owns the slot from here; the query is freed with it (after the answer, or when the
+// connection is closed unanswered).
+static void hand_over(sd_bus_slot *slot) {
+    sd_bus_slot_set_destroy_callback(slot, free);
+    sd_bus_slot_set_floating(slot, 1);
+    sd_bus_slot_unref(slot);
+}
+
+static int uid_reply(sd_bus_message *m, void *userdata, sd_bus_error *error) {
+    (void)error;
+    struct name_query *query = userdata;
+    uint32_t uid = 0;
+    int64_t result;
+    if (sd_bus_message_is_method_error(m, NULL)) {
+        result = -sd_bus_message_get_errno(m);
+        if (result == 0) result = -EIO;
+    } else {
+        int r = sd_bus_message_read(m, "u", &uid);
+        result = r < 0 ? r : (int64_t)uid;
+    }
+    query->proxy->callbacks.uid(query->proxy->callbacks.context, query->name, result);
+    return 0;
+}
+
+int od_proxy_query_uid(od_proxy *proxy, const char *name) {
+    struct name_query *query = new_query(proxy, name);
+    if (!query) return -ENOMEM;
+    sd_bus_slot *slot = NULL;
+    int r = sd_bus_call_method_async(proxy->bus, &slot, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                     "GetConnectionUnixUser", uid_reply, query, "s", name);
+    if (r < 0) {
+        free(query);
+        return r;
+    }
+    hand_over(slot);
+    return 0;
+}
+
+static int authorization_reply(sd_bus_message *m, void *userdata, sd_bus_error *ret_error) {
+    (void)ret_error;
+    struct name_query *query = userdata;
+    od_proxy_callbacks *callbacks = &query->proxy->callbacks;
+    const sd_bus_error *error = sd_bus_message_get_error(m);
+    if (error) {
+        int absent = sd_bus_error_has_name(error, SD_BUS_ERROR_SERVICE_UNKNOWN) || sd_bus_error_has_name(error, SD_BUS_ERROR_NAME_HAS_NO_OWNER);
+        callbacks->authorization(callbacks->context, query->name, absent ? OD_POLKIT_ABSENT : OD_POLKIT_FAILED,
+                                 error->message ? error->message : error->name);
+        return 0;
+    }
+    int authorized = 0, challenge = 0;
+    int r = sd_bus_message_enter_container(m, 'r', "bba{ss}");
+    if (r >= 0) r = sd_bus_message_read(m, "bb", &authorized, &challenge);
+    if (r < 0) {
+        callbacks->authorization(callbacks->context, query->name, OD_POLKIT_FAILED, "polkit's answer could not be read");
+        return 0;
+    }
+    callbacks->authorization(callbacks->context, query->name, authorized ? OD_POLKIT_AUTHORIZED : OD_POLKIT_NOT_AUTHORIZED, NULL);
+    return 0;
+}
+
+int od_proxy_check_authorization(od_proxy *proxy, const char *name) {
+    struct name_query *query = new_query(proxy, name);
+    if (!query) return -ENOMEM;
+    sd_bus_slot *slot = NULL;
+    // CheckAuthorization(subject (sa{sv}), action_id s, details a{ss}, flags u, cancellation_id s):
+    // the subject is the caller's unique name, flags 0 (no interaction: a claim never prompts).
+    int r = sd_bus_call_method_async(proxy->bus, &slot, "org.freedesktop.PolicyKit1", "/org/freedesktop/PolicyKit1/Authority",
+                                     "org.freedesktop.PolicyKit1.Authority", "CheckAuthorization", authorization_reply, query,
+                                     "(sa{sv})sa{ss}us", "system-bus-name", 1, "name", "s", name,
+                                     "net.hadess.SensorProxy.claim-sensor", 0, 0u, "");
+    if (r < 0) {
+        free(query);
+        return r;
+    }
+    hand_over(slot);
+    return 0;
+}
+
+int od_proxy_reply(void *call, const char *error_name, const char *error_message) {
+    sd_bus_message *m = call;
+    int r = error_name ? sd_bus_reply_method_errorf(m, error_name, "%s", error_message ? error_message : "")
+                       : sd_bus_reply_method_return(m, NULL);
+    sd_bus_message_unref(m);
+    return r;
+}
+
+void od_proxy_call_unref(void *call) { sd_bus_message_unref(call); }
+
+int od_uid_is_active(uint32_t uid) {
+    char *state = NULL;
+    if (sd_uid_get_state(uid, &state) < 0 || !state) return 0;
+    int active = strcmp(state, "active") == 0;
+    free(state);
+    return active;
 }

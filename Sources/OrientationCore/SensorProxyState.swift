@@ -11,9 +11,25 @@
 ///   so `tilted-up`/`tilted-down` are never published.)
 /// - While the system rotation lock is on, `AccelerometerOrientation` holds its value: desktops
 ///   stop rotating. Unlocking publishes the current value at once.
+/// - The light, proximity and compass properties are plain values set by whoever reads those
+///   sensors (until then: absent, 0, `lux`, not near).
 public struct SensorProxyState: Equatable, Sendable {
     /// Whether a usable accelerometer exists (or a replay runs).
     public var hasAccelerometer: Bool
+    /// `HasAmbientLight`.
+    public var hasAmbientLight = false
+    /// `LightLevel`, in ``lightLevelUnit``.
+    public var lightLevel = 0.0
+    /// `LightLevelUnit`: `lux`, or `vendor` for a sensor without a calibrated scale.
+    public var lightLevelUnit = "lux"
+    /// `HasProximity`.
+    public var hasProximity = false
+    /// `ProximityNear`.
+    public var proximityNear = false
+    /// `HasCompass` (on /net/hadess/SensorProxy/Compass).
+    public var hasCompass = false
+    /// `CompassHeading`, degrees.
+    public var compassHeading = 0.0
     /// The `AccelerometerOrientation` string.
     public private(set) var orientation = "undefined"
     /// The `AccelerometerTilt` string.

@@ -51,7 +51,11 @@ public final class OrientationService: Sendable {
         // A socket subscriber and a D-Bus claimer claim the sensor alike (issue 7).
         let claims = ClaimSources(commands: commands, onChange: { status.claimed($0) })
         let sensorProxy = dbus ? SensorProxyBus(initial: SensorProxyState(hasAccelerometer: await source.isPresent()), logger: logger,
-                                                onClaimChange: { claims.set("dbus", claimed: $0) }) : nil
+                                                onClaimChange: { sensor, claimed in
+                                                    // Light, proximity and compass are claimed and tracked, but no
+                                                    // driver reads them yet: their values stay absent.
+                                                    if sensor == .accelerometer { claims.set("dbus", claimed: claimed) }
+                                                }) : nil
         let server = try await OrientationSocketServer.start(
             configuration: configuration, logger: logger, listeningSocket: listeningSocket,
             onClaimChange: { claims.set("socket", claimed: $0) },

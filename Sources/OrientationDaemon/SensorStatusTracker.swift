@@ -16,6 +16,9 @@ import Synchronization
 final class SensorStatusTracker: Sendable {
     private struct Inputs {
         var claimed = false
+        /// Whether the pipeline has the sensor open (it stays open a moment after the last
+        /// release: a claim then finds it open, not opening).
+        var active = false
         var status = SensorStatus(.closed)
     }
     private let inputs = Mutex(Inputs())
@@ -37,14 +40,16 @@ final class SensorStatusTracker: Sendable {
             }
             // A claim on a sensor already known to be missing or broken keeps saying so until
             // the next attempt tells otherwise.
-            return [.absent, .failed].contains(inputs.status.state) ? inputs.status : SensorStatus(.opening)
+            if [.absent, .failed].contains(inputs.status.state) { return inputs.status }
+            return SensorStatus(inputs.active ? .open : .opening)
         }
     }
 
     /// The pipeline opened (`true`) or closed the sensor.
     func active(_ active: Bool) {
         update { inputs in
-            if active { return SensorStatus(.open) }
+            inputs.active = active
+            if active { return inputs.claimed ? SensorStatus(.open) : inputs.status }
             return inputs.claimed ? SensorStatus(.opening) : SensorStatus(.closed)
         }
     }

@@ -2,6 +2,7 @@ import CSystemShims
 import Glibc
 import Logging
 import NIOCore
+import OrientationCore
 import OrientationProtocol
 
 /// On the listening socket: when `accept` fails because the process is out of file descriptors

@@ -5,8 +5,11 @@ import Synchronization
 /// Runs a ``SensorSource`` through an ``OrientationDetector`` while somebody listens.
 ///
 /// Contract:
-/// - The sensor is open exactly while the last claim said `true` (the first subscriber
-///   arrived, and the last one has not left); a replay therefore pauses with no subscriber.
+/// - The sensor is open while the last claim said `true` (the first subscriber arrived, and
+///   the last one has not left), and for `releaseDelay` seconds (wall time) after the last
+///   release: a claim within that time keeps it open, so a client toggling its claim cannot
+///   reopen the sensor faster than it delivers a sample (issue 18: a claim/release loop opened
+///   and closed it 7,580 times in 10 s). A replay therefore pauses once nobody listens.
 /// - Claims, restarts and the end go through ``Commands``, which exist before the pipeline:
 ///   whoever publishes (the socket server) can be handed ``Commands/setClaimed(_:)`` before the
 ///   pipeline is built, and a claim made in between waits in the stream (socket activation
@@ -51,6 +54,9 @@ public final class SensorPipeline: Sendable {
         /// What the pipeline should be doing; the run loop reconciles with it on every wake-up.
         struct Desired: Sendable {
             var claimed = false
+            /// When the last release came (`nil` while claimed): the sensor closes
+            /// `releaseDelay` after it.
+            var releasedAt: ContinuousClock.Instant? = nil
             /// Counts ``Commands/restart()`` calls: the loop restarts when it has seen fewer.
             var restarts = 0
             /// The newest configuration not yet taken by the loop.
@@ -89,8 +95,16 @@ public final class SensorPipeline: Sendable {
         }
 
         /// Someone listens (`true`) or nobody does (`false`). Level-triggered: only the newest
-        /// value matters.
-        public func setClaimed(_ claimed: Bool) { update { $0.claimed = claimed } }
+        /// value matters; the release is dated, for the release delay.
+        public func setClaimed(_ claimed: Bool) {
+            update { desired in
+                if claimed { desired.releasedAt = nil } else if desired.claimed || desired.releasedAt == nil { desired.releasedAt = .now }
+                desired.claimed = claimed
+            }
+        }
+
+        /// Wakes the run loop to look at the desired state again (the release delay ran out).
+        func wake() { inbox.continuation.yield() }
 
         /// If the sensor is claimed, close and reopen it now (a sensor appeared, or its
         /// properties such as the mount matrix changed); also cuts short a retry's wait.
@@ -118,11 +132,17 @@ public final class SensorPipeline: Sendable {
     public let health = PipelineHealth()
     private let sink: @Sendable (Event) -> Void
     private let logger: Logger
-    /// How the back-off after a failure waits.
+    /// How the back-off after a failure and the release delay wait.
     private let sleeper: Sleeper
+    /// Seconds the sensor stays open after the last release (see the contract).
+    public let releaseDelay: Double
+
+    /// The release delay the daemon uses: longer than a slow (5 Hz) sensor takes to deliver its
+    /// first samples, short enough that a sensor nobody wants is soon closed.
+    public static let defaultReleaseDelay = 1.0
 
     public init(source: any SensorSource, configuration: OrientationDetector.Configuration, logger: Logger,
-                commands: Commands = Commands(), sleeper: Sleeper = .task,
+                commands: Commands = Commands(), sleeper: Sleeper = .task, releaseDelay: Double = SensorPipeline.defaultReleaseDelay,
                 sink: @escaping @Sendable (Event) -> Void) throws(ConfigurationError) {
         _ = try OrientationDetector(configuration: configuration)  // validate now, not on first claim
         self.source = source
@@ -132,6 +152,7 @@ public final class SensorPipeline: Sendable {
         self.logger = logger
         self.commands = commands
         self.sleeper = sleeper
+        self.releaseDelay = releaseDelay
     }
 
     /// Thread-safe: replaces the detector's configuration (a reload). An open sensor is reopened
@@ -163,6 +184,8 @@ public final class SensorPipeline: Sendable {
         var reader: Task<Void, Never>? = nil
         var configuration = self.configuration
         var restartsSeen = 0
+        /// Wakes the loop when the release delay has run out.
+        var releaseTimer: Task<Void, Never>? = nil
         func stopReader() async {
             reader?.cancel()
             await reader?.value
@@ -177,8 +200,21 @@ public final class SensorPipeline: Sendable {
             } ?? false
             let restart = desired.restarts != restartsSeen
             restartsSeen = desired.restarts
+            releaseTimer?.cancel()
+            releaseTimer = nil
             if !desired.claimed {
-                await stopReader()
+                guard reader != nil else { continue }
+                let closesAt = (desired.releasedAt ?? .now).advanced(by: .clampedSeconds(releaseDelay))
+                if restart || reconfigured || ContinuousClock.now >= closesAt {
+                    await stopReader()
+                } else {
+                    // Kept open a while: a claim before then costs no reopen.
+                    let remaining = ContinuousClock.now.duration(to: closesAt).components
+                    let wait = Double(remaining.seconds) + Double(remaining.attoseconds) / 1e18
+                    releaseTimer = Task { [sleeper, commands] in
+                        if (try? await sleeper.sleep(seconds: max(wait, 0.001))) != nil { commands.wake() }
+                    }
+                }
             } else if reader == nil {
                 reader = Task { [configuration] in await self.readWhileClaimed(configuration) }
             } else if restart || reconfigured {
@@ -187,6 +223,7 @@ public final class SensorPipeline: Sendable {
                 reader = Task { [configuration] in await self.readWhileClaimed(configuration) }
             }
         }
+        releaseTimer?.cancel()
         await stopReader()
         health.expectProgress(within: nil)
     }

@@ -17,9 +17,13 @@ import Synchronization
 ///   the name (root only, by policy; a running iio-sensor-proxy holds it) and a bus that goes
 ///   away are logged and retried with a growing delay (1 s to 30 s); the daemon and its socket go
 ///   on either way.
-/// - `onClaimChange` reports the first accelerometer claim (`true`) and the last release
+/// - `onClaimChange` reports, per sensor, the first claim (`true`) and the last release
 ///   (`false`), with claims per unique bus name, released when a claimer leaves the bus; losing
-///   the bus releases every claim.
+///   the bus releases every claim. Claims are bounded per user and in all
+///   (``SensorProxyClaims``); a claim past a bound, or one that cannot be tracked, is refused
+///   with a D-Bus error, never by losing the connection (``SensorProxySession`` has the rules).
+/// - Publishing never waits behind incoming calls: the thread handles at most
+///   ``batchSize`` messages between two looks at the newest state.
 /// - ``stop()`` closes the connection (the bus releases the name with it: no blocking
 ///   `ReleaseName` call) and returns once the thread has ended, without blocking a Swift
 ///   concurrency thread.
@@ -33,17 +37,24 @@ public final class SensorProxyBus: Sendable {
     }
 
     private let shared: Mutex<Shared>
-    private let onClaimChange: @Sendable (Bool) -> Void
+    private let onClaimChange: @Sendable (ProxySensor, Bool) -> Void
     private let logger: Logger
+    private let limits: SensorProxyClaims.Limits
     /// Owns the sd-bus connection; its wake-up pipe says "a new state waits" (``publish(_:)``)
     /// and "stop".
     private let thread: Mutex<OwnerThread?> = Mutex(nil)
-    /// What the thread last reported through `onClaimChange` (only the thread touches it).
-    private let claimed = Atomic<Bool>(false)
 
-    public init(initial: SensorProxyState, logger: Logger, onClaimChange: @escaping @Sendable (Bool) -> Void) {
+    /// Seconds a `ClaimAccelerometer` waits for the first orientation before it is answered
+    /// anyway (docs/DBUS.md).
+    public static let firstOrientationWait = 2.0
+    /// Messages handled between two looks at the newest state.
+    public static let batchSize: Int32 = 32
+
+    public init(initial: SensorProxyState, limits: SensorProxyClaims.Limits = SensorProxyClaims.Limits(), logger: Logger,
+                onClaimChange: @escaping @Sendable (ProxySensor, Bool) -> Void) {
         shared = Mutex(Shared(state: initial))
         self.logger = logger
+        self.limits = limits
         self.onClaimChange = onClaimChange
     }
 
@@ -92,10 +103,8 @@ public final class SensorProxyBus: Sendable {
         while !owner.isStopping {
             var proxy: OpaquePointer? = nil
             var step: UnsafePointer<CChar>? = nil
-            let context = Unmanaged.passUnretained(self).toOpaque()
-            let opened = od_proxy_open(&proxy, { context, claimed in
-                Unmanaged<SensorProxyBus>.fromOpaque(context!).takeUnretainedValue().claimChanged(claimed != 0)
-            }, context, &step)
+            let session = SensorProxySession(limits: limits, logger: logger, onClaimChange: onClaimChange)
+            let opened = withExtendedLifetime(session) { od_proxy_open(&proxy, session.callbacks, &step) }
             guard opened >= 0, let proxy else {
                 let failure = SensorProxyBusError(step: step.map { String(cString: $0) } ?? "connecting", errno: -opened).description
                 if failure != lastFailure {
@@ -109,9 +118,11 @@ public final class SensorProxyBus: Sendable {
             logger.notice("serving net.hadess.SensorProxy on the system bus")
             lastFailure = nil
             delay = 1
-            let lost = serve(proxy, owner)
-            claimChanged(false)  // no claimer survives the connection
+            session.proxy = proxy
+            let lost = serve(session, proxy, owner)
+            session.end()  // no claimer survives the connection
             od_proxy_free(proxy)
+            session.proxy = nil
             if let lost {
                 logger.error("lost the system bus; the socket keeps serving, reconnecting", metadata: ["error": "\(lost)"])
                 owner.sleep(until: OwnerThread.monotonic() + delay)
@@ -120,33 +131,34 @@ public final class SensorProxyBus: Sendable {
     }
 
     /// Serves until stopped (`nil`) or the connection is lost (the reason).
-    private func serve(_ proxy: OpaquePointer, _ owner: OwnerThread) -> String? {
-        var published: SensorProxyState? = nil
+    ///
+    /// Each turn publishes the newest states first, then handles at most ``batchSize`` incoming
+    /// messages: however many calls a client keeps in flight, a new orientation waits for one
+    /// batch, not for the queue to drain (issue 18: a claim/release loop held PropertiesChanged
+    /// back 2–10 s).
+    private func serve(_ session: SensorProxySession, _ proxy: OpaquePointer, _ owner: OwnerThread) -> String? {
         while true {
             if owner.isStopping { return nil }
             let states = shared.withLock { shared -> [SensorProxyState] in
                 // A new connection starts from the current state; what was queued before is history.
                 defer { shared.unsent = [] }
-                return published == nil ? [shared.state] : shared.unsent
+                return session.published == nil ? [shared.state] : shared.unsent
             }
-            for state in states where state != published {
-                let result = od_proxy_set_state(proxy, state.hasAccelerometer ? 1 : 0, state.orientation, state.tilt)
+            for state in states {
+                let result = session.publish(state)
                 if result < 0 { return SensorProxyBusError(step: "emitting PropertiesChanged", errno: -result).description }
-                published = state
             }
-            let processed = od_proxy_process(proxy)
+            let processed = od_proxy_process(proxy, Self.batchSize)
             if processed < 0 { return SensorProxyBusError(step: "reading the bus", errno: -processed).description }
+            let held = session.expireHeld()
+            if processed > 0 { continue }  // more may wait: publish first, then the next batch
             var pollers = [pollfd(fd: od_proxy_fd(proxy), events: od_proxy_events(proxy), revents: 0),
                            pollfd(fd: owner.wakeFD, events: Int16(POLLIN), revents: 0)]
-            _ = poll(&pollers, 2, od_proxy_timeout_ms(proxy))
+            let busTimeout = od_proxy_timeout_ms(proxy)
+            let timeout = held < 0 ? busTimeout : busTimeout < 0 ? held : min(held, busTimeout)
+            _ = poll(&pollers, 2, timeout)
             if pollers[1].revents != 0 { owner.drainWakeups() }
         }
-    }
-
-    private func claimChanged(_ claimed: Bool) {
-        guard self.claimed.exchange(claimed, ordering: .acquiringAndReleasing) != claimed else { return }
-        logger.info(claimed ? "accelerometer claimed over D-Bus" : "last D-Bus claim released")
-        onClaimChange(claimed)
     }
 }
 

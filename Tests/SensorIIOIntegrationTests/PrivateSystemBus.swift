@@ -17,7 +17,9 @@ final class PrivateSystemBus {
 
     static var repository: String { "/" + #filePath.split(separator: "/").dropLast(3).joined(separator: "/") }
 
-    init() throws {
+    /// `extraPolicy`: more `<policy>` elements for this bus (e.g. letting root own a name that a
+    /// mock service takes).
+    init(extraPolicy: String? = nil) throws {
         var template = Array("/tmp/orientationd-bus-XXXXXX".utf8CString)
         directory = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
         let socket = directory + "/system_bus_socket"
@@ -33,7 +35,16 @@ final class PrivateSystemBus {
         }
         config = config.replacingRegion(from: "<listen>", to: "</listen>", with: "<listen>unix:path=\(socket)</listen>")
         config = config.replacingRegion(from: "<pidfile>", to: "</pidfile>", with: "")
-        config = config.replacingAll("</busconfig>", with: "<include>\(Self.repository)/config/net.hadess.SensorProxy.conf</include>\n</busconfig>")
+        var includes = "<include>\(Self.repository)/config/net.hadess.SensorProxy.conf</include>\n"
+        if let extraPolicy {
+            writeBytes(directory + "/extra.conf", Array("""
+                <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
+                 "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+                <busconfig>\(extraPolicy)</busconfig>
+                """.utf8))
+            includes += "<include>\(directory)/extra.conf</include>\n"
+        }
+        config = config.replacingAll("</busconfig>", with: includes + "</busconfig>")
         writeBytes(directory + "/system.conf", Array(config.utf8))
         pid = try spawn(["/usr/bin/dbus-daemon", "--config-file=\(directory)/system.conf", "--nofork", "--nopidfile"],
                         environment: ["PATH=/usr/bin:/bin"], stderr: directory + "/dbus.err", newProcessGroup: true)

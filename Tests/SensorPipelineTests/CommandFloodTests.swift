@@ -87,6 +87,10 @@ import Testing
 /// ``release()``; its streams deliver a device held still in portrait for 5 s at 100 Hz.
 final class GatedSource: SensorSource {
     let name = "gated"
+    /// Streams that never end (a live sensor at 100 Hz) instead of ending after 500 samples.
+    let endless: Bool
+
+    init(endless: Bool = false) { self.endless = endless }
     let openCalls = Atomic<Int>(0)
     let openStreams = Atomic<Int>(0)
     private let gate = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
@@ -143,7 +147,8 @@ final class GatedSource: SensorSource {
 
         func next() async throws -> Sample? {
             await Task.yield()
-            guard !Task.isCancelled, index < 500 else { return nil }
+            guard !Task.isCancelled, index < 500 || source.endless else { return nil }
+            if source.endless { try await Task.sleep(for: .milliseconds(10)) }  // a 100 Hz sensor
             defer { index += 1 }
             return Sample(time: Double(index) * 0.01, acceleration: Vector3(0, -9.81, 0))
         }
@@ -153,5 +158,41 @@ final class GatedSource: SensorSource {
             closed = true
             source.openStreams.subtract(1, ordering: .relaxed)
         }
+    }
+}
+
+/// Issue 18, items 1 and 3: the last release is debounced, so claims toggled faster than the
+/// release delay keep the sensor open instead of reopening it each time.
+@Suite struct ReleaseDelayTests {
+    @Test func togglingClaimsReopensNothingAndTheSensorClosesAfterTheDelay() async throws {
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let source = GatedSource(endless: true)
+        source.release()
+        let events = AsyncStream.makeStream(of: SensorPipeline.Event.self)
+        let pipeline = try SensorPipeline(source: source, configuration: .init(), logger: logger, releaseDelay: 0.3) { event in
+            events.continuation.yield(event)
+        }
+        let running = Task { await pipeline.run() }
+        pipeline.setClaimed(true)
+        await source.waitForOpenCalls(1)
+        for index in 0..<2000 {
+            pipeline.setClaimed(index % 2 == 1)
+            if index % 100 == 0 { await Task.yield() }
+        }
+        pipeline.setClaimed(false)
+        // The sensor closes once, after the delay: the events say so, in order.
+        var activity: [Bool] = []
+        for await event in events.stream {
+            if case .sensorActive(let active) = event { activity.append(active) }
+            if activity.last == false { break }
+        }
+        #expect(activity == [true, false], "a toggle within the delay reopened the sensor")
+        #expect(source.openCalls.load(ordering: .relaxed) == 1)
+        pipeline.setClaimed(true)
+        await source.waitForOpenCalls(2)
+        pipeline.finish()
+        await running.value
+        #expect(source.openStreams.load(ordering: .relaxed) == 0)
     }
 }

@@ -1,0 +1,18 @@
+/// The four sensors iio-sensor-proxy serves on net.hadess.SensorProxy, each claimed and released
+/// on its own (`ClaimAccelerometer`, `ClaimLight`, `ClaimProximity`, `ClaimCompass`).
+public enum ProxySensor: Int, CaseIterable, Sendable, Hashable, CustomStringConvertible {
+    case accelerometer = 0
+    case light = 1
+    case proximity = 2
+    case compass = 3
+
+    /// The name in the D-Bus methods (`Claim<name>`).
+    public var description: String {
+        switch self {
+        case .accelerometer: "Accelerometer"
+        case .light: "Light"
+        case .proximity: "Proximity"
+        case .compass: "Compass"
+        }
+    }
+}

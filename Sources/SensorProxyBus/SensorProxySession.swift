@@ -1,0 +1,360 @@
+import CSensorProxyShim
+import Logging
+import OrientationCore
+import OwnerThreads
+
+/// One connection of the D-Bus facade to the bus: who claims what, the calls waiting for an
+/// answer, and what was last published. Lives and dies on the bus thread (the C callbacks of
+/// `od_proxy_process` land here), so it needs no lock; ``SensorProxyBus`` makes one per
+/// connection.
+///
+/// How a call is handled (docs/DBUS.md, "Claims are subscriptions"):
+/// - A claim needs the caller's uid, for the bounds of ``SensorProxyClaims``: it is asked of the
+///   bus without waiting (`GetConnectionUnixUser`), kept per unique name until the name leaves,
+///   and the caller's calls wait, in order, until it comes. Nothing is tracked by a match rule
+///   per name: one `NameOwnerChanged` match serves every claimer.
+/// - Then polkit is asked, without waiting, whether the caller may take
+///   `net.hadess.SensorProxy.claim-sensor` (not for root, nor for a claim already held); a
+///   refusal is `AccessDenied` ("Not Authorized: …", as the peer says it). With no polkitd on
+///   the bus, claims are allowed (said once in the log).
+/// - A claim past a bound, or one that cannot be tracked (the bus does not know the caller,
+///   too many callers being identified at once), is refused with a D-Bus error; the connection
+///   and every other claim stay.
+/// - `ClaimAccelerometer` is answered once the first orientation is known, or after
+///   ``SensorProxyBus/firstOrientationWait`` seconds at most.
+/// - PropertiesChanged goes to the names that claimed the sensor whose property changed, each
+///   its own signal (iio-sensor-proxy 3.1+), never as a broadcast.
+final class SensorProxySession {
+    /// A call waiting for an answer from the bus about its caller (its uid, polkit's verdict).
+    private struct WaitingCall {
+        let sensor: ProxySensor
+        let claim: Bool
+        let call: UnsafeMutableRawPointer
+        /// polkit's verdict on this claim, once known: nil while not asked.
+        var verdict: Verdict? = nil
+    }
+
+    private enum Verdict {
+        case authorized
+        case notAuthorized(String)
+    }
+
+    /// A caller with calls waiting, in order; `asking` while a question about it is in flight.
+    private struct Caller {
+        var calls: [WaitingCall]
+        var asking = false
+    }
+
+    /// A granted `ClaimAccelerometer` waiting for the first orientation.
+    private struct HeldClaim {
+        let name: String
+        let call: UnsafeMutableRawPointer
+        let deadline: Double
+    }
+
+    /// Bounds on what waits here (each entry holds a message): calls per name waiting for the
+    /// bus (the bus itself lets a connection have 128 calls awaiting replies), callers being
+    /// asked about at once, held claims.
+    static let waitingPerName = 128
+    static let askingAtOnce = 64
+    static let heldClaims = 256
+
+    var proxy: OpaquePointer? = nil
+    private var claims: SensorProxyClaims
+    private var uids: [String: UInt32] = [:]
+    private var callers: [String: Caller] = [:]
+    private var asking = 0
+    private var held: [HeldClaim] = []
+    /// The state last handed to the C side.
+    private(set) var published: SensorProxyState? = nil
+    private let onClaimChange: @Sendable (ProxySensor, Bool) -> Void
+    private let logger: Logger
+    private var claimLog = LogThrottle()
+    private var releaseLog = LogThrottle()
+    private var refusalLog = LogThrottle()
+    /// Said once per connection: polkitd is not on the bus, claims go unchecked.
+    private var toldPolkitAbsent = false
+
+    init(limits: SensorProxyClaims.Limits, logger: Logger, onClaimChange: @escaping @Sendable (ProxySensor, Bool) -> Void) {
+        claims = SensorProxyClaims(limits: limits)
+        self.logger = logger
+        self.onClaimChange = onClaimChange
+    }
+
+    /// The callbacks `od_proxy_open` wants, pointing at this session.
+    var callbacks: od_proxy_callbacks {
+        od_proxy_callbacks(
+            context: Unmanaged.passUnretained(self).toOpaque(),
+            call: { context, sensor, claim, sender, call in
+                guard let context, let sender, let call else { return }
+                Unmanaged<SensorProxySession>.fromOpaque(context).takeUnretainedValue()
+                    .received(ProxySensor(rawValue: Int(sensor)) ?? .accelerometer, claim: claim != 0, from: String(cString: sender), call)
+            },
+            name_lost: { context, name in
+                guard let context, let name else { return }
+                Unmanaged<SensorProxySession>.fromOpaque(context).takeUnretainedValue().left(String(cString: name))
+            },
+            uid: { context, name, uid in
+                guard let context, let name else { return }
+                Unmanaged<SensorProxySession>.fromOpaque(context).takeUnretainedValue().identified(String(cString: name), uid: uid)
+            },
+            authorization: { context, name, verdict, message in
+                guard let context, let name else { return }
+                Unmanaged<SensorProxySession>.fromOpaque(context).takeUnretainedValue()
+                    .judged(String(cString: name), verdict: verdict, message: message.map { String(cString: $0) })
+            })
+    }
+
+    // MARK: Calls
+
+    private func received(_ sensor: ProxySensor, claim: Bool, from name: String, _ call: UnsafeMutableRawPointer) {
+        let waiting = WaitingCall(sensor: sensor, claim: claim, call: call)
+        if callers[name] != nil {
+            guard callers[name]!.calls.count < Self.waitingPerName else {
+                return refuse(call, "too many calls from \(name) wait for an answer", name: name)
+            }
+            callers[name]!.calls.append(waiting)
+            return
+        }
+        callers[name] = Caller(calls: [waiting])
+        drain(name)
+    }
+
+    /// Handles `name`'s waiting calls in order, until one needs an answer from the bus (then
+    /// asks for it, and goes on when it comes) or none is left.
+    private func drain(_ name: String) {
+        while let caller = callers[name], !caller.asking, let head = caller.calls.first {
+            func done() { callers[name]!.calls.removeFirst() }
+            if !head.claim {
+                done()
+                release(head.sensor, by: name, head.call)
+                continue
+            }
+            if claims.sensors(of: name).contains(head.sensor) {
+                done()
+                answerClaim(head.sensor, name: name, head.call)
+                continue
+            }
+            guard let uid = uids[name] else {
+                guard ask(name, { od_proxy_query_uid($0, name) }) else {
+                    done()
+                    refuse(head.call, "cannot ask the bus who \(name) is now; try again", name: name)
+                    continue
+                }
+                return
+            }
+            // polkit is asked about every new claim except root's (polkit authorizes root for
+            // everything; asking would only cost a round trip).
+            let verdict = uid == 0 ? .authorized : head.verdict
+            switch verdict {
+            case nil:
+                guard ask(name, { od_proxy_check_authorization($0, name) }) else {
+                    done()
+                    refuse(head.call, "cannot ask polkit about \(name) now; try again", name: name, uid: uid)
+                    continue
+                }
+                return
+            case .notAuthorized(let reason):
+                done()
+                refuse(head.call, "Not Authorized: \(reason)", name: name, uid: uid, error: "org.freedesktop.DBus.Error.AccessDenied")
+            case .authorized:
+                done()
+                grant(head.sensor, name: name, uid: uid, head.call)
+            }
+        }
+        if callers[name]?.calls.isEmpty == true { callers[name] = nil }
+    }
+
+    /// Sends a question about `name` (bounded: ``askingAtOnce``); false when it cannot be asked.
+    private func ask(_ name: String, _ question: (OpaquePointer) -> Int32) -> Bool {
+        guard asking < Self.askingAtOnce, let proxy, question(proxy) >= 0 else { return false }
+        asking += 1
+        callers[name]!.asking = true
+        return true
+    }
+
+    /// An answer about `name` came: it is no longer being asked about.
+    private func answered(_ name: String) -> Bool {
+        guard callers[name]?.asking == true else { return false }  // it left the bus meanwhile
+        asking -= 1
+        callers[name]!.asking = false
+        return true
+    }
+
+    private func identified(_ name: String, uid: Int64) {
+        guard answered(name) else { return }
+        if uid >= 0 {
+            // Kept until the name leaves the bus: the bus bounds how many names are connected.
+            uids[name] = UInt32(uid)
+            return drain(name)
+        }
+        // The bus does not know the caller (it left): claims are refused, releases answered.
+        for waiting in callers.removeValue(forKey: name)?.calls ?? [] {
+            if waiting.claim {
+                refuse(waiting.call, "the bus cannot say who \(name) is (errno \(-uid))", name: name)
+            } else {
+                release(waiting.sensor, by: name, waiting.call)
+            }
+        }
+    }
+
+    private func judged(_ name: String, verdict: Int32, message: String?) {
+        guard answered(name), !callers[name]!.calls.isEmpty else { return }
+        let result: Verdict
+        switch verdict {
+        case Int32(OD_POLKIT_AUTHORIZED): result = .authorized
+        case Int32(OD_POLKIT_ABSENT):
+            // No polkitd on this bus (minimal systems, tests): claims are allowed, bounded per
+            // user as always (docs/DBUS.md, "polkit").
+            if !toldPolkitAbsent {
+                logger.warning("polkitd is not on the system bus: D-Bus claims are not checked", metadata: ["reason": "\(message ?? "")"])
+                toldPolkitAbsent = true
+            }
+            result = .authorized
+        case Int32(OD_POLKIT_NOT_AUTHORIZED): result = .notAuthorized("Sensor claim not allowed")
+        default: result = .notAuthorized(message ?? "polkit did not answer")
+        }
+        callers[name]!.calls[0].verdict = result
+        drain(name)
+    }
+
+    private func grant(_ sensor: ProxySensor, name: String, uid: UInt32, _ call: UnsafeMutableRawPointer) {
+        // Only a name new to the table takes a slot; ask logind only then.
+        let reserved = uid == 0 || (claims.sensors(of: name).isEmpty && od_uid_is_active(uid) != 0)
+        switch claims.claim(sensor, by: name, uid: uid, reserved: reserved) {
+        case .refused(let reason):
+            refuse(call, reason, name: name, uid: uid)
+        case .granted(let first):
+            if first { claimChanged(sensor, true) }
+            answerClaim(sensor, name: name, call)
+        case .alreadyClaimed:
+            answerClaim(sensor, name: name, call)
+        }
+    }
+
+    private func answerClaim(_ sensor: ProxySensor, name: String, _ call: UnsafeMutableRawPointer) {
+        if sensor == .accelerometer, !firstOrientationKnown, held.count < Self.heldClaims {
+            held.append(HeldClaim(name: name, call: call, deadline: OwnerThread.monotonic() + SensorProxyBus.firstOrientationWait))
+        } else {
+            _ = od_proxy_reply(call, nil, nil)
+        }
+    }
+
+    private func release(_ sensor: ProxySensor, by name: String, _ call: UnsafeMutableRawPointer) {
+        if claims.release(sensor, by: name) { claimChanged(sensor, false) }
+        // A claim of this name still held is answered first: replies keep the calls' order.
+        answerHeld { $0.name == name }
+        _ = od_proxy_reply(call, nil, nil)
+    }
+
+    private func refuse(_ call: UnsafeMutableRawPointer, _ reason: String, name: String, uid: UInt32? = nil,
+                        error: String = "org.freedesktop.DBus.Error.LimitsExceeded") {
+        let (log, suppressed) = refusalLog.admit(now: OwnerThread.monotonic())
+        if log {
+            logger.warning("refusing a D-Bus claim", metadata: ["reason": "\(reason)", "caller": "\(name)",
+                                                                "uid": "\(uid.map { "\($0)" } ?? "unknown")",
+                                                                "refusals-not-logged": "\(suppressed)"])
+        }
+        _ = od_proxy_reply(call, error, reason)
+    }
+
+    /// A unique name left the bus: its claims go, its waiting calls are dropped unanswered.
+    private func left(_ name: String) {
+        uids[name] = nil
+        if let caller = callers.removeValue(forKey: name) {
+            if caller.asking { asking -= 1 }
+            for call in caller.calls { od_proxy_call_unref(call.call) }
+        }
+        held.removeAll { claim in
+            guard claim.name == name else { return false }
+            od_proxy_call_unref(claim.call)
+            return true
+        }
+        for sensor in claims.remove(name) { claimChanged(sensor, false) }
+    }
+
+    private func claimChanged(_ sensor: ProxySensor, _ claimed: Bool) {
+        var throttle = claimed ? claimLog : releaseLog
+        let (log, suppressed) = throttle.admit(now: OwnerThread.monotonic())
+        if claimed { claimLog = throttle } else { releaseLog = throttle }
+        if log {
+            logger.info(claimed ? "\(sensor) claimed over D-Bus" : "last D-Bus claim of \(sensor) released",
+                        metadata: ["claim-changes-not-logged": "\(suppressed)"])
+        }
+        onClaimChange(sensor, claimed)
+    }
+
+    // MARK: Publishing
+
+    private var firstOrientationKnown: Bool {
+        guard let published else { return false }
+        return !published.hasAccelerometer || published.tilt != "undefined"
+    }
+
+    /// Hands `state` to the C side and sends PropertiesChanged for what changed to each name
+    /// claiming the sensor it belongs to. Returns 0 or a negative errno (the connection is lost).
+    func publish(_ state: SensorProxyState) -> Int32 {
+        guard let proxy, state != published else { return 0 }
+        let changed = state.orientation.withCString { orientation in
+            state.tilt.withCString { tilt in
+                state.lightLevelUnit.withCString { unit in
+                    var values = od_proxy_state(
+                        has_accelerometer: state.hasAccelerometer ? 1 : 0, orientation: orientation, tilt: tilt,
+                        has_ambient_light: state.hasAmbientLight ? 1 : 0, light_level: state.lightLevel, light_level_unit: unit,
+                        has_proximity: state.hasProximity ? 1 : 0, proximity_near: state.proximityNear ? 1 : 0,
+                        has_compass: state.hasCompass ? 1 : 0, compass_heading: state.compassHeading)
+                    return od_proxy_set_state(proxy, &values)
+                }
+            }
+        }
+        published = state
+        if changed != 0 {
+            for (name, sensors) in claims.all {
+                let mask = sensors.reduce(UInt32(0)) { $0 | Self.properties(of: $1) } & changed
+                if mask == 0 { continue }
+                let sent = od_proxy_emit(proxy, mask, name)
+                if sent < 0 { return sent }
+            }
+        }
+        if firstOrientationKnown { answerHeld { _ in true } }
+        return 0
+    }
+
+    /// The OD_PROP_ bits of a sensor's properties.
+    static func properties(of sensor: ProxySensor) -> UInt32 {
+        switch sensor {
+        case .accelerometer: UInt32(truncatingIfNeeded: OD_PROP_HAS_ACCELEROMETER | OD_PROP_ORIENTATION | OD_PROP_TILT)
+        case .light: UInt32(truncatingIfNeeded: OD_PROP_HAS_LIGHT | OD_PROP_LIGHT_LEVEL | OD_PROP_LIGHT_UNIT)
+        case .proximity: UInt32(truncatingIfNeeded: OD_PROP_HAS_PROXIMITY | OD_PROP_PROXIMITY_NEAR)
+        case .compass: UInt32(truncatingIfNeeded: OD_PROP_HAS_COMPASS | OD_PROP_COMPASS_HEADING)
+        }
+    }
+
+    /// Answers the held claims whose wait has run out; returns the milliseconds until the next
+    /// one runs out (-1: none held), for poll(2).
+    func expireHeld() -> Int32 {
+        let now = OwnerThread.monotonic()
+        answerHeld { $0.deadline <= now }
+        guard let next = held.map(\.deadline).min() else { return -1 }
+        return Int32(max(0, min(60_000, ((next - now) * 1000).rounded(.up))))
+    }
+
+    private func answerHeld(where shouldAnswer: (HeldClaim) -> Bool) {
+        held.removeAll { claim in
+            guard shouldAnswer(claim) else { return false }
+            _ = od_proxy_reply(claim.call, nil, nil)
+            return true
+        }
+    }
+
+    /// Before the connection is freed: drops every waiting call and every claim (no claimer
+    /// survives the connection).
+    func end() {
+        for caller in callers.values { for call in caller.calls { od_proxy_call_unref(call.call) } }
+        callers = [:]
+        asking = 0
+        for claim in held { od_proxy_call_unref(claim.call) }
+        held = []
+        for sensor in claims.removeAll() { claimChanged(sensor, false) }
+    }
+}
