@@ -37,6 +37,8 @@ public struct OrientationDetector: Sendable {
     private let swingChord: Double
     private let gyroHoldRate: Double
     private let gyroQuietRate: Double
+    /// accel-quiet-rate in radians per second.
+    private let accelQuietRate: Double
     private let sinFaceUpEnter, sinFaceUpExit, sinFaceDownEnter, sinFaceDownExit, sinFlat: Double
     /// −sin(screen-down-still-tilt): in-plane changes below this sine of tilt need stillness.
     private let sinScreenDown: Double
@@ -49,6 +51,8 @@ public struct OrientationDetector: Sendable {
 
     // Filter state.
     private var lastTime = -Double.infinity
+    /// The fast filter's gain at the last sample (0 for a sample at the same time).
+    private var fastGain = 0.0
     private var hasFilter = false
     private var slow = Vector3.zero
     private var fast = Vector3.zero
@@ -69,6 +73,11 @@ public struct OrientationDetector: Sendable {
     /// Measured from a sample, not from the last turning one: at 10 Hz one quiet reading says
     /// nothing about the 100 ms before it.
     private var gyroQuietSince = -Double.infinity
+    /// The fast direction low-passed once more (τ = fast-filter-time-constant): its distance
+    /// from the fast direction is about the direction's rate of turn times τ.
+    private var lagDirection = Vector3.zero
+    /// The first sample of the current quiet stretch by that rate (`+∞` while turning).
+    private var accelQuietSince = Double.infinity
 
     // Decision state.
     private var pending: DeviceOrientation?
@@ -88,6 +97,7 @@ public struct OrientationDetector: Sendable {
         swingChord = 2 * cMath_sin(radians(configuration.swingAngle) / 2)
         gyroHoldRate = radians(configuration.gyroHoldRate)
         gyroQuietRate = radians(configuration.gyroQuietRate)
+        accelQuietRate = radians(configuration.accelQuietRate)
         let sinDegrees = { (d: Double) in cMath_sin(radians(d)) }
         sinFaceUpEnter = sinDegrees(configuration.faceUpEnterTilt)
         sinFaceUpExit = sinDegrees(configuration.faceUpExitTilt)
@@ -137,10 +147,15 @@ public struct OrientationDetector: Sendable {
             restartFilters()
             slow = a
             fast = a
+            lagDirection = a * (1 / a.length)
+            fastGain = 0
             hasFilter = true
         } else if dt > 0 {
             slow += (a - slow) * -cMath_expm1(-dt / c.filterTimeConstant)
-            fast += (a - fast) * -cMath_expm1(-dt / c.fastFilterTimeConstant)
+            fastGain = -cMath_expm1(-dt / c.fastFilterTimeConstant)
+            fast += (a - fast) * fastGain
+        } else {
+            fastGain = 0
         }
         lastTime = t
 
@@ -148,6 +163,7 @@ public struct OrientationDetector: Sendable {
         let fastMagnitude = fast.length
         if abs(fastMagnitude - c.gravity) > c.accelerationTolerance { accelerationGateTime = t }
         let direction = fast * (1 / fastMagnitude)
+        lagDirection += (direction - lagDirection) * fastGain
         let (spread, covered) = motion.add(direction, at: t)
         let slowMagnitude = slow.length
         steadiness.offer(slow, magnitude: slowMagnitude, at: t)
@@ -182,8 +198,27 @@ public struct OrientationDetector: Sendable {
             // would only add its own lag. Linear jolts are still caught by the acceleration gate
             // and by the candidate having to persist.
             still = t - gyroQuietSince >= c.stillSettleTime
+            accelQuietSince = .infinity
         } else {
-            still = spread < stillChord && motion.hasFullWindow(at: t)
+            // Without one (issue 20), the accelerometer's own rate of turn does the same: the
+            // fast direction's distance from its own low-pass. It falls below accel-quiet-rate
+            // within about 0.1 s of a turn's end, where the spread needs the whole motion window
+            // to clear (0.2 s and more). A pause within one continuous movement does not look
+            // quiet: the rate is smoothed over τ either side of it. For a steady turn at rate ω
+            // the low-pass lags ω·Δt·(1 − g)/g behind (g: this sample's gain), which is ω·τ at
+            // high rates and much less at 10 Hz, so the threshold is scaled by it.
+            if fastGain > 0 {
+                let quietChord = accelQuietRate * dt * (1 - fastGain) / fastGain
+                if (direction - lagDirection).lengthSquared >= quietChord * quietChord {
+                    accelQuietSince = .infinity
+                } else if accelQuietSince == .infinity {
+                    accelQuietSince = t
+                }
+            }
+            // A fresh start (or restart) still settles: quiet counts once the filters have run
+            // for settle-time.
+            still = (spread < stillChord && motion.hasFullWindow(at: t))
+                || (t - accelQuietSince >= c.stillSettleTime && motion.hasSeen(c.settleTime, at: t))
         }
 
         // 3. The candidate: fast filter while still, slow filter otherwise.
@@ -293,6 +328,7 @@ public struct OrientationDetector: Sendable {
         gyroTurningTime = -.infinity
         gyroTurningSince = -.infinity
         gyroQuietSince = -.infinity
+        accelQuietSince = .infinity
         motion.reset()
         steadiness.reset()
         pending = nil
