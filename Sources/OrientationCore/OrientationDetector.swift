@@ -53,6 +53,15 @@ public struct OrientationDetector: Sendable {
     private var lastTime = -Double.infinity
     /// The fast filter's gain at the last sample (0 for a sample at the same time).
     private var fastGain = 0.0
+    /// The sample spacing the cached gains below were computed for. Samples mostly come evenly
+    /// spaced, so `expm1` (a third of the time per sample) runs only when the spacing changes
+    /// by more than a millionth: the gains then differ by less than a millionth of themselves.
+    private var gainSpacing = -Double.infinity
+    private var slowGainCached = 0.0
+    private var fastGainCached = 0.0
+    /// The squared chord below which the fast direction is quiet without a gyroscope (see
+    /// `accel-quiet-rate`), for that spacing.
+    private var quietChordSquared = 0.0
     private var hasFilter = false
     private var slow = Vector3.zero
     private var fast = Vector3.zero
@@ -151,8 +160,9 @@ public struct OrientationDetector: Sendable {
             fastGain = 0
             hasFilter = true
         } else if dt > 0 {
-            slow += (a - slow) * -cMath_expm1(-dt / c.filterTimeConstant)
-            fastGain = -cMath_expm1(-dt / c.fastFilterTimeConstant)
+            if abs(dt - gainSpacing) > gainSpacing * 1e-6 { cacheGains(spacing: dt) }
+            slow += (a - slow) * slowGainCached
+            fastGain = fastGainCached
             fast += (a - fast) * fastGain
         } else {
             fastGain = 0
@@ -172,10 +182,10 @@ public struct OrientationDetector: Sendable {
         let swinging = spread * c.motionWindow >= swingChord * max(covered, 1e-3)
         if swinging { swingTime = t }
         if let w = sample.angularRate, w.isFinite {
-            if t - gyroTime > c.gyroTimeout || dt <= 0 {
+            if t - gyroTime > c.gyroTimeout || fastGain == 0 {  // stale, a repeated time, or a restart
                 fastRate = w
             } else {
-                fastRate += (w - fastRate) * -cMath_expm1(-dt / c.fastFilterTimeConstant)
+                fastRate += (w - fastRate) * fastGain
             }
             gyroTime = t
             // Only turning that moves gravity's direction matters: |ω × ĝ|.
@@ -204,12 +214,10 @@ public struct OrientationDetector: Sendable {
             // fast direction's distance from its own low-pass. It falls below accel-quiet-rate
             // within about 0.1 s of a turn's end, where the spread needs the whole motion window
             // to clear (0.2 s and more). A pause within one continuous movement does not look
-            // quiet: the rate is smoothed over τ either side of it. For a steady turn at rate ω
-            // the low-pass lags ω·Δt·(1 − g)/g behind (g: this sample's gain), which is ω·τ at
-            // high rates and much less at 10 Hz, so the threshold is scaled by it.
+            // quiet: the rate is smoothed over τ either side of it. The threshold is scaled
+            // for the sample spacing (`cacheGains`).
             if fastGain > 0 {
-                let quietChord = accelQuietRate * dt * (1 - fastGain) / fastGain
-                if (direction - lagDirection).lengthSquared >= quietChord * quietChord {
+                if (direction - lagDirection).lengthSquared >= quietChordSquared {
                     accelQuietSince = .infinity
                 } else if accelQuietSince == .infinity {
                     accelQuietSince = t
@@ -317,6 +325,19 @@ public struct OrientationDetector: Sendable {
         case 2: v.y
         default: v.x
         }
+    }
+
+    /// Computes the filters' gains for samples `spacing` seconds apart (exact exponential
+    /// smoothing: `α = 1 − e^(−Δt/τ)`), and the accelerometer's quiet chord: for a steady turn at
+    /// rate ω the fast direction's own low-pass lags ω·Δt·(1 − g)/g behind it (ω·τ at high
+    /// rates, much less at 10 Hz).
+    private mutating func cacheGains(spacing: Double) {
+        let c = configuration
+        gainSpacing = spacing
+        slowGainCached = -cMath_expm1(-spacing / c.filterTimeConstant)
+        fastGainCached = -cMath_expm1(-spacing / c.fastFilterTimeConstant)
+        let chord = accelQuietRate * spacing * (1 - fastGainCached) / fastGainCached
+        quietChordSquared = chord * chord
     }
 
     private mutating func restartFilters() {
