@@ -173,7 +173,6 @@ public struct OrientationDetector: Sendable {
         let fastMagnitude = fast.length
         if abs(fastMagnitude - c.gravity) > c.accelerationTolerance { accelerationGateTime = t }
         let direction = fast * (1 / fastMagnitude)
-        lagDirection += (direction - lagDirection) * fastGain
         let (spread, covered) = motion.add(direction, at: t)
         let slowMagnitude = slow.length
         steadiness.offer(slow, magnitude: slowMagnitude, at: t)
@@ -216,6 +215,9 @@ public struct OrientationDetector: Sendable {
             // to clear (0.2 s and more). A pause within one continuous movement does not look
             // quiet: the rate is smoothed over τ either side of it. The threshold is scaled
             // for the sample spacing (`cacheGains`).
+            // (Kept only while it is used: when a gyroscope goes away, the low-pass starts from
+            // where it was and the direction is not quiet until it has caught up.)
+            lagDirection += (direction - lagDirection) * fastGain
             if fastGain > 0 {
                 if (direction - lagDirection).lengthSquared >= quietChordSquared {
                     accelQuietSince = .infinity
