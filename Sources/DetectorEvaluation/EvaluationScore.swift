@@ -10,7 +10,11 @@ import OrientationCore
 ///    lands in `[max(run[i−1].start, run[i−1].end − 0.5 s), run[i].end]` (for the first run, from
 ///    the start). Each transition takes the earliest such event still unmatched; each event
 ///    matches at most one transition. Latency is the event's time minus the run's start.
-///    Transitions left without an event are *missed*.
+///    A run left without an event is *missed*, unless the detector already showed its state
+///    before the run began and published no event inside it (the last event before the run's
+///    start names the run's orientation, and none lands in `[run.start, run.end]`): such a run
+///    is *already shown* (``shownRuns``), needs no event and is not a transition. The return
+///    to a state the detector never left, after a short hold it ignored, is not missed twice.
 /// 3. Unmatched events are *spurious*, except ("excused"):
 ///    - events in the log's last ``finalGrace`` (0.5 s);
 ///    - events that last at least ``ambiguousMinimumDuration`` (1 s: the next event comes that
@@ -45,8 +49,10 @@ public struct EvaluationScore: Hashable, Sendable {
         case ambiguousTilt = "ambiguous tilt"
     }
 
-    /// Truth transitions (runs).
+    /// Truth transitions: runs that needed an event (every run but the ``shownRuns``).
     public var transitions: Int { matches.count + missedRuns.count }
+    /// Runs whose state the detector already showed before they began, with no event inside.
+    public var alreadyShown: Int { shownRuns.count }
     /// Transitions with a matching event.
     public var matched: Int { matches.count }
     /// Transitions without one.
@@ -56,8 +62,11 @@ public struct EvaluationScore: Hashable, Sendable {
 
     /// Every match, in time order.
     public var matches: [Match]
-    /// Truth runs no event matched.
+    /// Truth runs no event matched (and not already shown).
     public var missedRuns: [TruthRun]
+    /// Truth runs no event matched whose state the detector already showed before they began,
+    /// with no event inside them: they need no event.
+    public var shownRuns: [TruthRun]
     /// Events counted as spurious.
     public var spuriousEvents: [OrientationEvent]
     /// Unmatched events that were excused, with the reason.
@@ -73,6 +82,7 @@ public struct EvaluationScore: Hashable, Sendable {
     public init() {
         matches = []
         missedRuns = []
+        shownRuns = []
         spuriousEvents = []
         excused = []
         excuses = []
@@ -98,6 +108,8 @@ public struct EvaluationScore: Hashable, Sendable {
             }) {
                 taken[k] = true
                 matches.append(Match(run: run, event: collapsed[k]))
+            } else if Self.isAlreadyShown(run, events: collapsed) {
+                shownRuns.append(run)
             } else {
                 missedRuns.append(run)
             }
@@ -116,6 +128,13 @@ public struct EvaluationScore: Hashable, Sendable {
                 spuriousEvents.append(event)
             }
         }
+    }
+
+    /// The exception of rule 2: the last event before `run` begins names its orientation and no
+    /// event lands inside it.
+    static func isAlreadyShown(_ run: TruthRun, events: [OrientationEvent]) -> Bool {
+        guard let before = events.last(where: { $0.time < run.start }), before.orientation == run.orientation else { return false }
+        return !events.contains { $0.time >= run.start && $0.time <= run.end }
     }
 
     /// The second exception of rule 3.
@@ -161,6 +180,7 @@ public struct EvaluationScore: Hashable, Sendable {
         var sum = a
         sum.matches += b.matches
         sum.missedRuns += b.missedRuns
+        sum.shownRuns += b.shownRuns
         sum.spuriousEvents += b.spuriousEvents
         sum.excused += b.excused
         sum.excuses += b.excuses

@@ -60,7 +60,9 @@ struct TimelineHeader {
         let score = plot.evaluation.score
         // A zoomed drawing still carries the whole recording's score: say so.
         let zoomed = t0 > 0 || t1 < clock.upperBound - clock.lowerBound
-        var scoreText = (zoomed ? "Score (whole recording): " : "Score: ") + "\(score.transitions) transitions, \(score.matched) matched, \(score.missed) missed, \(score.spurious) spurious"
+        var scoreText = (zoomed ? "Score (whole recording): " : "Score: ") + "\(score.transitions) transitions"
+            + (score.alreadyShown > 0 ? " (+\(score.alreadyShown) already shown)" : "")
+            + ", \(score.matched) matched, \(score.missed) missed, \(score.spurious) spurious"
         if let median = score.latencyMedian, let max = score.latencyMax {
             scoreText += "; latency median \(TimelinePlot.seconds(median)) s, max \(TimelinePlot.seconds(max)) s"
         }

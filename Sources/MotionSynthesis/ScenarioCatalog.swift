@@ -13,7 +13,7 @@ public enum ScenarioCatalog {
     /// Every scenario.
     public static var all: [Scenario] {
         still + noise + walking + drift + rotations + halfTurns + putDownPickUp + bed + shakes + gaps + jitter
-            + handling + transit + briefHolds + vigorous
+            + handling + transit + briefHolds + vigorous + shortHolds + fastTurns + handledVigorously
     }
 
     // MARK: - Holding still
@@ -400,6 +400,100 @@ public enum ScenarioCatalog {
             active("running, phone in hand in portrait", .portrait(tilt: 30), step: 2.8, bounce: 9, sway: 3, bob: 12, seed: 630),
             active("running, phone upright in a pocket", .upsideDown(tilt: 5), step: 2.7, bounce: 12, sway: 4, bob: 18, seed: 631),
             active("jumping jacks, phone in hand in landscape", .landscapeLeft(tilt: 25), step: 1.6, bounce: 14, sway: 2, bob: 15, seed: 632),
+        ]
+    }
+    // MARK: - Issue 20: what the held-out recordings missed and announced
+
+    /// Short real holds of 0.5–0.9 s in a new in-plane orientation, then back: turned to
+    /// landscape for a moment to show someone, pitched over the top to upside down. Each is
+    /// reported, with or without a gyroscope (a phone's: bias, noise, 20 ms late).
+    public static var shortHolds: [Scenario] {
+        func shown(_ name: String, from: Pose, to: Pose, there: DeviceOrientation, turn: Double, hold: Double,
+                   seed: UInt64) -> Scenario {
+            var script = MotionScript(start: from)
+            script.gyroscopeBias = Vector3(0.03, -0.02, 0.015)
+            script.gyroscopeNoise = 0.02
+            script.gyroscopeDelay = 0.02
+            script.tremor = 0.4
+            script.handSway = 3
+            script.hold(3)
+            let thereRest = script.move(to: to, duration: turn)
+            script.hold(hold)
+            let backStart = script.duration
+            let backRest = script.move(to: from, duration: turn)
+            script.hold(3)
+            return Scenario("short hold: \(name)", .briefHold, script: script, expected: [
+                .init(from.nominalOrientation), .init(there, restTime: thereRest, moveStart: 3),
+                .init(from.nominalOrientation, restTime: backRest, moveStart: backStart),
+            ], seed: seed)
+        }
+        return [
+            shown("landscape for 0.6 s, shown to someone", from: .portrait(tilt: 35), to: .landscapeLeft(tilt: 35),
+                  there: .landscapeLeft, turn: 0.4, hold: 0.6, seed: 640),
+            shown("landscape-right for 0.5 s, quickly", from: .portrait(tilt: 25), to: .landscapeRight(tilt: 25),
+                  there: .landscapeRight, turn: 0.4, hold: 0.5, seed: 641),
+            shown("landscape-right for 0.7 s, held up steeply (50°)", from: .portrait(tilt: 45), to: .landscapeRight(tilt: 50),
+                  there: .landscapeRight, turn: 0.45, hold: 0.7, seed: 642),
+            // Pitched back over the top: the screen ends facing the sky, upside down (tilt 160°
+            // of lean is upside down at 20°, screen up).
+            shown("pitched over the top to upside down for 0.9 s", from: .portrait(tilt: 20), to: Pose(angle: 0, tilt: 160),
+                  there: .portraitUpsideDown, turn: 0.6, hold: 0.9, seed: 643),
+            shown("portrait for 0.6 s from landscape, a glance", from: .landscapeRight(tilt: 30), to: .portrait(tilt: 30),
+                  there: .portrait, turn: 0.35, hold: 0.6, seed: 644),
+        ]
+    }
+
+    /// Fast turns through the opposite landscape (or upside down) to where they end: only the
+    /// final orientation, never a flash of the one passed through.
+    public static var fastTurns: [Scenario] {
+        func through(_ name: String, from: Pose, to: Pose, duration: Double, overshoot: Pose? = nil, seed: UInt64) -> Scenario {
+            var script = MotionScript(start: from)
+            script.hold(3)
+            if let overshoot { script.move(to: overshoot, duration: duration) }
+            let rest = script.move(to: to, duration: overshoot == nil ? duration : 0.3)
+            script.hold(3)
+            return Scenario("fast turn: \(name)", .transit, script: script,
+                            expected: [.init(from.nominalOrientation), .init(to.nominalOrientation, restTime: rest, moveStart: 3)],
+                            seed: seed)
+        }
+        return [
+            through("landscape-left through upside down to landscape-right in 0.35 s", from: .landscapeLeft(tilt: 30),
+                    to: Pose(angle: 270, tilt: 30), duration: 0.35, seed: 650),
+            through("landscape-right through portrait to landscape-left in 0.4 s, steep", from: .landscapeRight(tilt: 50),
+                    to: .landscapeLeft(tilt: 50), duration: 0.4, seed: 651),
+            through("portrait through landscape-left to upside down in 0.4 s", from: .portrait(tilt: 30),
+                    to: .upsideDown(tilt: 30), duration: 0.4, seed: 652),
+            through("portrait to landscape-right in 0.3 s, overshooting 40° toward upside down and back",
+                    from: .portrait(tilt: 30), to: .landscapeRight(tilt: 30), duration: 0.3,
+                    overshoot: Pose(angle: -130, tilt: 30), seed: 653),
+        ]
+    }
+
+    /// Vigorous handling: waved, pitched and swung about an orientation, the screen touching
+    /// flat (face-up or face-down) or another edge for a moment. Nothing after the first
+    /// decision.
+    public static var handledVigorously: [Scenario] {
+        func handled(_ name: String, _ base: Pose, poses: [Pose], period: Double, cycles: Int, seed: UInt64) -> Scenario {
+            var script = MotionScript(start: base)
+            script.tremor = 0.5
+            script.handSway = 4
+            script.hold(2)
+            for _ in 0..<cycles {
+                for pose in poses { script.move(to: pose, duration: period / Double(poses.count + 1)) }
+                script.move(to: base, duration: period / Double(poses.count + 1))
+            }
+            script.hold(2)
+            return Scenario("handled: \(name)", .handling, script: script, expected: [.init(base.nominalOrientation)], seed: seed)
+        }
+        return [
+            handled("portrait pitched back to flat and up again, twice a second", .portrait(tilt: 30),
+                    poses: [.portrait(tilt: 86)], period: 0.5, cycles: 8, seed: 660),
+            handled("portrait flipped screen-down and back", .portrait(tilt: 20),
+                    poses: [Pose(angle: 0, tilt: -84)], period: 0.6, cycles: 6, seed: 661),
+            handled("landscape swung side to side, 60° each way", .landscapeLeft(tilt: 30),
+                    poses: [Pose(angle: 150, tilt: 30), Pose(angle: 30, tilt: 30)], period: 0.9, cycles: 6, seed: 662),
+            handled("portrait pitched forward and back with the arm's swing", .portrait(tilt: 30),
+                    poses: [.portrait(tilt: 80), .portrait(tilt: -30)], period: 1.0, cycles: 8, seed: 663),
         ]
     }
 }

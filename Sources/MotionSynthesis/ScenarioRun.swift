@@ -9,7 +9,8 @@ public struct ScenarioRun: Sendable {
     public static let latencyBudgetMinimumRate = 50.0
     /// The first decision of a stream must come within this many seconds.
     public static let firstDecisionBudget = 1.0
-    /// An orientation published and then reverted within this many seconds is flicker.
+    /// An orientation published and then reverted within this many seconds is flicker, unless
+    /// the scenario expects that return as a deliberate move (a short hold, then back).
     public static let flickerWindow = 1.0
 
     public let scenario: Scenario
@@ -56,7 +57,11 @@ public struct ScenarioRun: Sendable {
                 failures.append("first decision took \(Self.format(first.time - start)) s")
             }
         }
-        for (a, b) in zip(events, events.dropFirst()) where b.orientation == a.previous && b.time - a.time < Self.flickerWindow {
+        // A return the specification expects (a short hold, then back: a deliberate move with a
+        // rest time) is not flicker, however soon it comes.
+        let deliberate = got == want ? scenario.expected.map { $0.restTime != nil } : Array(repeating: false, count: events.count)
+        for (k, (a, b)) in zip(events, events.dropFirst()).enumerated()
+        where b.orientation == a.previous && b.time - a.time < Self.flickerWindow && !deliberate[k + 1] {
             failures.append("flicker: \(a.orientation) at \(Self.format(a.time)) s reverted to \(b.orientation) at \(Self.format(b.time)) s")
         }
         self.latencies = latencies

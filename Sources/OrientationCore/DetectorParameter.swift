@@ -90,6 +90,7 @@ extension OrientationDetector.Configuration {
         .number("acceleration-holdoff", "s", "while moving, changes wait this long after the acceleration gate closes", \.accelerationHoldoff),
         .number("minimum-magnitude", "m/s²", "no candidate while |a| is below this (free fall, zeroed sensor)", \.minimumMagnitude),
         .number("after-flat-holdoff", "s", "while moving, in-plane changes wait this long after the device last lay flat", \.afterFlatHoldoff),
+        .number("accel-quiet-rate", "deg/s", "without a gyroscope, also still once the fast direction turns slower than this (0: off)", \.accelQuietRate),
         .number("gyro-hold-rate", "deg/s", "hold changes while gravity's direction turns at least this fast (gyroscope)", \.gyroHoldRate),
         .number("gyro-quiet-rate", "deg/s", "with a gyroscope, still once that rate stays below this", \.gyroQuietRate),
         .number("gyro-hold-limit", "s", "the longest gyroscope turning may hold a candidate or an episode hold changes", \.gyroHoldLimit),

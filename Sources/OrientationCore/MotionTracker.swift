@@ -45,6 +45,11 @@ struct MotionTracker: Sendable {
         time - firstTime >= binWidth * Double(Self.binCount - 1)
     }
 
+    /// True once directions spanning `duration` have been seen since the last reset.
+    func hasSeen(_ duration: Double, at time: Double) -> Bool {
+        time - firstTime >= duration
+    }
+
     /// Records unit vector `u` at `time` (non-decreasing between resets); returns the spread
     /// (a chord length, 0…2√3) and the time the window's samples actually cover (0 for a lone
     /// sample). At low sample rates a window holds only two or three samples, so callers that

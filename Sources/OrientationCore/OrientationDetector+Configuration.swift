@@ -93,6 +93,13 @@ extension OrientationDetector {
         /// is meaningful.)
         public var afterFlatHoldoff: Double = 0.3
 
+        /// Without a gyroscope, the device also counts as still once the rate at which the fast
+        /// filter's direction turns (estimated from the accelerometer alone) has stayed below
+        /// this (deg/s) for ``stillSettleTime``: it settles within about 0.1 s of a turn's end,
+        /// where the spread over a whole ``motionWindow`` takes 0.2 s or more. 0 turns it off
+        /// (the detector of rounds 1–3).
+        public var accelQuietRate: Double = 40
+
         // MARK: Gyroscope
 
         /// With a gyroscope, changes are held while the rate at which gravity's direction turns
@@ -192,6 +199,7 @@ extension OrientationDetector {
                                          message: "(\(minimumMagnitude)) must be below gravity (\(gravity)), or no sample would ever count")
             }
             try nonNegative(afterFlatHoldoff, "after-flat-holdoff")
+            try nonNegative(accelQuietRate, "accel-quiet-rate")
             try positive(gyroHoldRate, "gyro-hold-rate")
             try positive(gyroQuietRate, "gyro-quiet-rate")
             guard gyroQuietRate <= gyroHoldRate else {

@@ -37,6 +37,8 @@ public struct OrientationDetector: Sendable {
     private let swingChord: Double
     private let gyroHoldRate: Double
     private let gyroQuietRate: Double
+    /// accel-quiet-rate in radians per second.
+    private let accelQuietRate: Double
     private let sinFaceUpEnter, sinFaceUpExit, sinFaceDownEnter, sinFaceDownExit, sinFlat: Double
     /// −sin(screen-down-still-tilt): in-plane changes below this sine of tilt need stillness.
     private let sinScreenDown: Double
@@ -49,6 +51,17 @@ public struct OrientationDetector: Sendable {
 
     // Filter state.
     private var lastTime = -Double.infinity
+    /// The fast filter's gain at the last sample (0 for a sample at the same time).
+    private var fastGain = 0.0
+    /// The sample spacing the cached gains below were computed for. Samples mostly come evenly
+    /// spaced, so `expm1` (a third of the time per sample) runs only when the spacing changes
+    /// by more than a millionth: the gains then differ by less than a millionth of themselves.
+    private var gainSpacing = -Double.infinity
+    private var slowGainCached = 0.0
+    private var fastGainCached = 0.0
+    /// The squared chord below which the fast direction is quiet without a gyroscope (see
+    /// `accel-quiet-rate`), for that spacing.
+    private var quietChordSquared = 0.0
     private var hasFilter = false
     private var slow = Vector3.zero
     private var fast = Vector3.zero
@@ -69,6 +82,11 @@ public struct OrientationDetector: Sendable {
     /// Measured from a sample, not from the last turning one: at 10 Hz one quiet reading says
     /// nothing about the 100 ms before it.
     private var gyroQuietSince = -Double.infinity
+    /// The fast direction low-passed once more (τ = fast-filter-time-constant): its distance
+    /// from the fast direction is about the direction's rate of turn times τ.
+    private var lagDirection = Vector3.zero
+    /// The first sample of the current quiet stretch by that rate (`+∞` while turning).
+    private var accelQuietSince = Double.infinity
 
     // Decision state.
     private var pending: DeviceOrientation?
@@ -88,6 +106,7 @@ public struct OrientationDetector: Sendable {
         swingChord = 2 * cMath_sin(radians(configuration.swingAngle) / 2)
         gyroHoldRate = radians(configuration.gyroHoldRate)
         gyroQuietRate = radians(configuration.gyroQuietRate)
+        accelQuietRate = radians(configuration.accelQuietRate)
         let sinDegrees = { (d: Double) in cMath_sin(radians(d)) }
         sinFaceUpEnter = sinDegrees(configuration.faceUpEnterTilt)
         sinFaceUpExit = sinDegrees(configuration.faceUpExitTilt)
@@ -137,10 +156,16 @@ public struct OrientationDetector: Sendable {
             restartFilters()
             slow = a
             fast = a
+            lagDirection = a * (1 / a.length)
+            fastGain = 0
             hasFilter = true
         } else if dt > 0 {
-            slow += (a - slow) * -cMath_expm1(-dt / c.filterTimeConstant)
-            fast += (a - fast) * -cMath_expm1(-dt / c.fastFilterTimeConstant)
+            if abs(dt - gainSpacing) > gainSpacing * 1e-6 { cacheGains(spacing: dt) }
+            slow += (a - slow) * slowGainCached
+            fastGain = fastGainCached
+            fast += (a - fast) * fastGain
+        } else {
+            fastGain = 0
         }
         lastTime = t
 
@@ -156,10 +181,10 @@ public struct OrientationDetector: Sendable {
         let swinging = spread * c.motionWindow >= swingChord * max(covered, 1e-3)
         if swinging { swingTime = t }
         if let w = sample.angularRate, w.isFinite {
-            if t - gyroTime > c.gyroTimeout || dt <= 0 {
+            if t - gyroTime > c.gyroTimeout || fastGain == 0 {  // stale, a repeated time, or a restart
                 fastRate = w
             } else {
-                fastRate += (w - fastRate) * -cMath_expm1(-dt / c.fastFilterTimeConstant)
+                fastRate += (w - fastRate) * fastGain
             }
             gyroTime = t
             // Only turning that moves gravity's direction matters: |ω × ĝ|.
@@ -182,8 +207,28 @@ public struct OrientationDetector: Sendable {
             // would only add its own lag. Linear jolts are still caught by the acceleration gate
             // and by the candidate having to persist.
             still = t - gyroQuietSince >= c.stillSettleTime
+            accelQuietSince = .infinity
         } else {
-            still = spread < stillChord && motion.hasFullWindow(at: t)
+            // Without one (issue 20), the accelerometer's own rate of turn does the same: the
+            // fast direction's distance from its own low-pass. It falls below accel-quiet-rate
+            // within about 0.1 s of a turn's end, where the spread needs the whole motion window
+            // to clear (0.2 s and more). A pause within one continuous movement does not look
+            // quiet: the rate is smoothed over τ either side of it. The threshold is scaled
+            // for the sample spacing (`cacheGains`).
+            // (Kept only while it is used: when a gyroscope goes away, the low-pass starts from
+            // where it was and the direction is not quiet until it has caught up.)
+            lagDirection += (direction - lagDirection) * fastGain
+            if fastGain > 0 {
+                if (direction - lagDirection).lengthSquared >= quietChordSquared {
+                    accelQuietSince = .infinity
+                } else if accelQuietSince == .infinity {
+                    accelQuietSince = t
+                }
+            }
+            // A fresh start (or restart) still settles: quiet counts once the filters have run
+            // for settle-time.
+            still = (spread < stillChord && motion.hasFullWindow(at: t))
+                || (t - accelQuietSince >= c.stillSettleTime && motion.hasSeen(c.settleTime, at: t))
         }
 
         // 3. The candidate: fast filter while still, slow filter otherwise.
@@ -284,6 +329,19 @@ public struct OrientationDetector: Sendable {
         }
     }
 
+    /// Computes the filters' gains for samples `spacing` seconds apart (exact exponential
+    /// smoothing: `α = 1 − e^(−Δt/τ)`), and the accelerometer's quiet chord: for a steady turn at
+    /// rate ω the fast direction's own low-pass lags ω·Δt·(1 − g)/g behind it (ω·τ at high
+    /// rates, much less at 10 Hz).
+    private mutating func cacheGains(spacing: Double) {
+        let c = configuration
+        gainSpacing = spacing
+        slowGainCached = -cMath_expm1(-spacing / c.filterTimeConstant)
+        fastGainCached = -cMath_expm1(-spacing / c.fastFilterTimeConstant)
+        let chord = accelQuietRate * spacing * (1 - fastGainCached) / fastGainCached
+        quietChordSquared = chord * chord
+    }
+
     private mutating func restartFilters() {
         hasFilter = false
         lastTime = -.infinity
@@ -293,6 +351,7 @@ public struct OrientationDetector: Sendable {
         gyroTurningTime = -.infinity
         gyroTurningSince = -.infinity
         gyroQuietSince = -.infinity
+        accelQuietSince = .infinity
         motion.reset()
         steadiness.reset()
         pending = nil

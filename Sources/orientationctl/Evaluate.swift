@@ -17,8 +17,9 @@ struct Evaluate: ParsableCommand {
         face-up/face-down within 15° of horizontal, an in-plane orientation within 55° of vertical \
         and 30° of its edge; runs shorter than 0.5 s are dropped. Each change of that label is a \
         transition the detector should publish once; an event no transition explains is \
-        spurious. Prints per log, then the total; with --verbose, every missed transition and \
-        spurious event. --json prints one object per log per line (transitions, matched, missed, \
+        spurious; a stretch whose state the detector already shows before it begins, with no \
+        event inside it, needs none and is not missed. Prints per log, then the total; with --verbose, every missed transition and \
+        spurious event. --json prints one object per log per line (transitions, already_shown, matched, missed, \
         spurious, latency_median, latency_max, log) and the total on standard error. Exit status \
         1 when a log cannot be read (the others are still scored). --scenarios adds the \
         specification's synthetic scenarios (`orientationctl simulate` lists them) at --rate, \
@@ -94,7 +95,7 @@ struct Evaluate: ParsableCommand {
                     // Reconcile with `simulate --check`: the same motion, judged by its own
                     // specification at this rate (issue 21: "2 missed" here beside "852 passed").
                     let run = try ScenarioRun(scenario, rate: rate, gyroscope: !ignoreGyro, configuration: configuration)
-                    let truth = (score.matches.map(\.run) + score.missedRuns).sorted { $0.start < $1.start }.map(\.orientation.rawValue)
+                    let truth = (score.matches.map(\.run) + score.missedRuns + score.shownRuns).sorted { $0.start < $1.start }.map(\.orientation.rawValue)
                     let expected = scenario.expected.map(\.orientation.rawValue)
                     output.appendLine("  its specification (simulate): \(run.failures.isEmpty ? "PASS" : "FAIL") at \(EventFormat.fixed(rate, decimals: 0)) Hz; "
                                       + "it expects \(expected.joined(separator: ", ")), the truth rule (no hysteresis) sees \(truth.joined(separator: ", "))")
@@ -122,7 +123,8 @@ struct Evaluate: ParsableCommand {
     static func legend(_ total: EvaluationScore, scenarios: Bool, disagreements: Int) -> [String] {
         var notes = [
             "transitions: changes of the truth each log carries in itself (its acceleration smoothed, τ = 0.3 s, labelled by tilt and edge: DETECTOR.md); "
-                + "matched: the detector published that orientation for it; missed: it did not",
+                + "matched: the detector published that orientation for it; missed: it did not; "
+                + "already shown: a stretch whose state the detector showed before it began, with no event inside it, needs no event and is not a transition",
             "spurious: events no transition explains\(total.excused.isEmpty ? "" : "; \(total.excused.count) more were excused (at an ambiguous tilt, 55°–75°, or in a log's last 0.5 s) and are not counted") (-v lists each)",
             "latency: the event's time minus the truth's change; negative when the detector decided before the smoothed truth, which lags by about τ",
         ]
@@ -137,7 +139,9 @@ struct Evaluate: ParsableCommand {
     /// `9 transitions, 9 matched, 0 missed, 0 spurious; latency median 0.210 s, max 0.450 s`,
     /// with `(2 excused)` after the spurious count when some were.
     static func text(_ score: EvaluationScore) -> String {
-        var line = "\(score.transitions) transitions, \(score.matched) matched, \(score.missed) missed, \(score.spurious) spurious"
+        var line = "\(score.transitions) transitions"
+        if score.alreadyShown > 0 { line += " (+\(score.alreadyShown) already shown)" }
+        line += ", \(score.matched) matched, \(score.missed) missed, \(score.spurious) spurious"
         if !score.excused.isEmpty { line += " (\(score.excused.count) excused)" }
         if let median = score.latencyMedian, let max = score.latencyMax {
             line += "; latency median \(EventFormat.fixed(median, decimals: 3)) s, max \(EventFormat.fixed(max, decimals: 3)) s"
@@ -152,6 +156,9 @@ struct Evaluate: ParsableCommand {
         for run in score.missedRuns {
             lines.append((run.start, "missed    \(run.orientation) \(t(run.start))–\(t(run.end)) s"))
         }
+        for run in score.shownRuns {
+            lines.append((run.start, "shown     \(run.orientation) \(t(run.start))–\(t(run.end)) s (already shown before it began, no event inside: needs none)"))
+        }
         for event in score.spuriousEvents {
             lines.append((event.time, "spurious  \(event.orientation) at \(t(event.time)) s (from \(event.previous))"))
         }
@@ -165,6 +172,7 @@ struct Evaluate: ParsableCommand {
         let seconds = { (x: Double?) -> JSONValue in x.map { .number(($0 * 1e6).rounded() / 1e6) } ?? .null }
         return JSONWriter.serialize(.object([
             ("transitions", .number(Double(score.transitions))),
+            ("already_shown", .number(Double(score.alreadyShown))),
             ("matched", .number(Double(score.matched))),
             ("missed", .number(Double(score.missed))),
             ("spurious", .number(Double(score.spurious))),

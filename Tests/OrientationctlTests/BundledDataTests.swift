@@ -26,6 +26,10 @@ import Testing
         Recording(log: oxford + "samsung-carmelo-neckpouch-1.log", csv: oxford + "raw/samsung-carmelo-neckpouch-1.csv",
                   preset: "oxford-step-counter-optimisation", device: samsung, rate: "200",
                   activity: "the phone in a pouch hanging from the neck (the source's Carmelo)"),
+        // Issue 20, copied from the data set's git history byte for byte (raw/PROVENANCE.txt).
+        Recording(log: oxford + "pixel-jamie-purse-1.log", csv: oxford + "raw/pixel-jamie-purse-1.csv",
+                  preset: "oxford-step-counter-optimisation", device: "Google Pixel (an Android phone's accelerometer)", rate: "405",
+                  activity: "the phone in a purse (the source's Jamie)"),
     ]
     static let walking = [
         Recording(log: oxford + "s6-user1-hand.log", csv: oxford + "raw/s6-user1-hand.csv", preset: "oxford-step-counter",
@@ -37,6 +41,20 @@ import Testing
         Recording(log: oxford + "nexus-jamie-inhand-1.log", csv: oxford + "raw/nexus-jamie-inhand-1.csv",
                   preset: "oxford-step-counter-optimisation", device: "Nexus (model not named by the source; an Android phone's accelerometer)",
                   rate: "200", activity: "the phone held in the hand (the source's Jamie)"),
+        // Issue 20, copied from the data set's git history byte for byte (raw/PROVENANCE.txt).
+        Recording(log: oxford + "pixel-jamie-backpocket-1.log", csv: oxford + "raw/pixel-jamie-backpocket-1.csv",
+                  preset: "oxford-step-counter-optimisation", device: "Google Pixel (an Android phone's accelerometer)",
+                  rate: "405", activity: "the phone in a back trouser pocket (the source's Jamie)"),
+        Recording(log: oxford + "samsung-carmelo-frontpocket-1.log", csv: oxford + "raw/samsung-carmelo-frontpocket-1.csv",
+                  preset: "oxford-step-counter-optimisation", device: samsung,
+                  rate: "200", activity: "the phone in a front trouser pocket (the source's Carmelo)"),
+        Recording(log: oxford + "samsung-dario-inhand-1.log", csv: oxford + "raw/samsung-dario-inhand-1.csv",
+                  preset: "oxford-step-counter-optimisation", device: samsung,
+                  rate: "200", activity: "the phone held in the hand (the source's Dario)"),
+        Recording(log: oxford + "samsung-jamie-inhand-1.log", csv: oxford + "raw/samsung-jamie-inhand-1.csv",
+                  preset: "oxford-step-counter-optimisation",
+                  device: "Samsung (model not named by the source, whose metadata names a K2HH accelerometer; an Android phone's accelerometer)",
+                  rate: "100", activity: "the phone held in the hand (the source's Jamie)"),
     ]
 
     /// The import commands of data/oxford-step-counter/README.md, byte for byte.
