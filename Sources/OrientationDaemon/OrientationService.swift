@@ -22,15 +22,18 @@ public final class OrientationService: Sendable {
     public let pipeline: SensorPipeline
     /// The net.hadess.SensorProxy facade, with `--dbus`.
     public let sensorProxy: SensorProxyBus?
+    /// The light, proximity and compass sensors (real sensors only: `nil` for a replay).
+    public let auxiliary: AuxiliarySensors?
     private let monitor: UdevMonitor?
     /// How the pipeline's back-off and the watchdog wait.
     private let sleeper: Sleeper
 
-    private init(server: OrientationSocketServer, pipeline: SensorPipeline, sensorProxy: SensorProxyBus?, monitor: UdevMonitor?,
-                 sleeper: Sleeper) {
+    private init(server: OrientationSocketServer, pipeline: SensorPipeline, sensorProxy: SensorProxyBus?,
+                 auxiliary: AuxiliarySensors?, monitor: UdevMonitor?, sleeper: Sleeper) {
         self.server = server
         self.pipeline = pipeline
         self.sensorProxy = sensorProxy
+        self.auxiliary = auxiliary
         self.monitor = monitor
         self.sleeper = sleeper
     }
@@ -38,6 +41,7 @@ public final class OrientationService: Sendable {
     public static func start(source: any SensorSource, detector: OrientationDetector.Configuration,
                              server configuration: ServerConfiguration, listeningSocket: Int32? = nil,
                              exitWhenDone: Bool = false, watchHotplug: Bool, dbus: Bool = false,
+                             auxiliarySensors: AuxiliarySettings? = nil,
                              sleeper: Sleeper = .task, logger: Logger) async throws -> OrientationService {
         _ = try OrientationDetector(configuration: detector)
         // The pipeline's inbox exists before the server: a client queued on an activated socket
@@ -52,14 +56,25 @@ public final class OrientationService: Sendable {
         let claims = ClaimSources(commands: commands, onChange: { status.claimed($0) })
         let sensorProxy = dbus ? SensorProxyBus(initial: SensorProxyState(hasAccelerometer: await source.isPresent()), logger: logger,
                                                 onClaimChange: { claims.set("dbus", claimed: $0) }) : nil
+        // Light, proximity and compass (issue 17): every state change goes through this one
+        // closure. D-Bus wiring point: publish `sensor` to the facade here too, and let its
+        // claims call `auxiliary.service(kind).setClaimed("dbus", claimed)`.
+        let auxiliary = auxiliarySensors.map { settings in
+            AuxiliarySensors(settings: settings, logger: logger) { sensor in hubBox.handle?.publish(sensor: sensor) }
+        }
+        await auxiliary?.rescan()
         let server = try await OrientationSocketServer.start(
             configuration: configuration, logger: logger, listeningSocket: listeningSocket,
             onClaimChange: { claims.set("socket", claimed: $0) },
             onStateChange: { state in sensorProxy?.publish { $0.update(device: state.orientation, locked: state.locked) } },
+            onTopicClaimChange: { kind, claimed in auxiliary?.service(kind).setClaimed("socket", claimed) },
             sensorStatus: status.current)
         let hub = server.hub
         hubBox.set(hub)
         status.republish()
+        for kind in AuxiliarySensorKind.allCases {
+            if let sensor = auxiliary?.service(kind).state { hub.publish(sensor: sensor) }
+        }
         let pipeline = try SensorPipeline(source: source, configuration: detector, logger: logger, commands: commands,
                                           sleeper: sleeper) { event in
             switch event {
@@ -86,6 +101,9 @@ public final class OrientationService: Sendable {
             let udevMonitor = UdevMonitor(logger: logger) { event in
                 logger.info("udev event", metadata: ["action": "\(event.action)", "device": "\(event.device)"])
                 if ["add", "remove", "change"].contains(event.action) {
+                    // On the monitor's own thread, like the presence check below.
+                    auxiliary?.rescanOnCallingThread(removed: event.action == "remove" ? event.device : nil)
+                    guard event.device.hasPrefix("iio:device") else { return }
                     pipeline.restart()
                     if let sensorProxy {
                         // On the monitor's own thread: enumerating here blocks nothing else.
@@ -109,8 +127,8 @@ public final class OrientationService: Sendable {
                 throw error
             }
         }
-        return OrientationService(server: server, pipeline: pipeline, sensorProxy: sensorProxy, monitor: monitor,
-                                  sleeper: sleeper)
+        return OrientationService(server: server, pipeline: pipeline, sensorProxy: sensorProxy, auxiliary: auxiliary,
+                                  monitor: monitor, sleeper: sleeper)
     }
 
     /// What a reload did: the settings that need a restart to change (kept as they were).
@@ -124,7 +142,7 @@ public final class OrientationService: Sendable {
     /// before changing anything: on a throw nothing changed.
     /// - Throws: the first problem (a detector parameter, an unknown privileged group).
     public func reload(detector: OrientationDetector.Configuration, server new: ServerConfiguration,
-                       sensor: IIOSettings?) async throws -> ReloadOutcome {
+                       sensor: IIOSettings?, auxiliarySensors: AuxiliarySettings? = nil) async throws -> ReloadOutcome {
         _ = try OrientationDetector(configuration: detector)
         var outcome = ReloadOutcome()
         outcome.needRestart = try await server.reconfigure(new)
@@ -133,6 +151,7 @@ public final class OrientationService: Sendable {
             iio.update(settings: sensor)
             pipeline.restart()
         }
+        if let auxiliarySensors, let auxiliary { await auxiliary.update(settings: auxiliarySensors) }
         return outcome
     }
 
@@ -176,7 +195,8 @@ public final class OrientationService: Sendable {
                              watchdogInterval: Double? = nil, stallsShutdownForTesting: Bool = false) -> ServiceGroup {
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: SocketServerService(server: server)),
-            .init(service: PipelineService(pipeline: pipeline, monitor: monitor, stallsShutdown: stallsShutdownForTesting),
+            .init(service: PipelineService(pipeline: pipeline, monitor: monitor, auxiliary: auxiliary,
+                                           stallsShutdown: stallsShutdownForTesting),
                   successTerminationBehavior: .gracefullyShutdownGroup),
         ]
         if let reloadSignals, let reload {

@@ -121,6 +121,7 @@ struct Orientationd: AsyncParsableCommand {
         let iio = DiscoveringIIOSource(settings: settings.sensor, logger: logger)
         if listSensors {
             try await Self.printSensors(iio)
+            try await Self.printAuxiliarySensors(settings.auxiliary)
             return
         }
         if let record {
@@ -165,7 +166,8 @@ struct Orientationd: AsyncParsableCommand {
             service = try await OrientationService.start(source: source, detector: settings.detector, server: settings.server,
                                                          listeningSocket: SystemdIntegration.takeListeningSocket(),
                                                          exitWhenDone: exitWhenDone, watchHotplug: replay == nil,
-                                                         dbus: settings.dbus, sleeper: .onEventLoops, logger: logger)
+                                                         dbus: settings.dbus, auxiliarySensors: replay == nil ? settings.auxiliary : nil,
+                                                         sleeper: .onEventLoops, logger: logger)
         } catch let error as ServerError {
             throw DaemonFailure(error.description)
         }
