@@ -6,8 +6,8 @@ The sensor is a umockdev fixture (accel_3d, le:s16/32>>0 plus a timestamp) whose
 /dev/iio:device0 is a PTY fed by a umockdev script at 100 samples/s. Counts come from
 /proc: context switches summed over every thread of the daemon, and utime+stime.
 Usage: Benchmarks/iio-wakeups.py [path/to/orientationd]   (make bench-iio)
-       Benchmarks/iio-wakeups.py --idle [path/to/orientationd]   (make bench-idle: the sensor
-       present, nobody subscribed, 20 s: wake-ups, threads and resident memory; measured twice,
+       Benchmarks/iio-wakeups.py --idle [path/to/orientationd]   (make bench-idle: the sensors
+       present (accelerometer, light, proximity), nobody subscribed, 20 s: wake-ups, threads and resident memory; measured twice,
        socket only and with --dbus on a private system-like bus)
 """
 import os, re, socket, struct, subprocess, sys, tempfile, time
@@ -24,6 +24,14 @@ DESCRIPTION = "\n".join([
      for k, v in (("en", 0), ("index", i), ("type", "le:s16/32>>0"))] + [
     "A: scan_elements/in_timestamp_en=0\\n", "A: scan_elements/in_timestamp_index=3\\n",
     "A: scan_elements/in_timestamp_type=le:s64/64>>0\\n", "A: buffer/enable=0\\n", "A: buffer/length=0\\n",
+]) + "\n\n"
+
+# Issue 17: the idle daemon has a light and a proximity sensor too (a vcnl4000-like device),
+# unclaimed: they must cost no thread and no wake-up.
+AUXILIARY = "\n".join([
+    "P: /devices/platform/fake-vcnl4000/iio:device1", "E: DEVTYPE=iio_device", "E: SUBSYSTEM=iio",
+    "A: name=vcnl4000\\n", "A: in_illuminance_raw=400\\n", "A: in_illuminance_scale=0.25\\n",
+    "A: in_proximity_raw=10\\n", "A: in_proximity_nearlevel=1000\\n",
 ]) + "\n\n"
 
 def feed_script(samples):
@@ -110,8 +118,9 @@ def private_bus(tmp):
     return bus, f"unix:path={tmp}/bus"
 
 def measure_idle(tmp, seconds=20, dbus=False):
-    """The daemon with a sensor present and nobody subscribed (nor claiming): it should sleep."""
-    with open(f"{tmp}/accel.umockdev", "w") as f: f.write(DESCRIPTION)
+    """The daemon with sensors present (accelerometer, light, proximity) and nobody subscribed
+    (nor claiming): it should sleep."""
+    with open(f"{tmp}/accel.umockdev", "w") as f: f.write(DESCRIPTION + AUXILIARY)
     sock = f"{tmp}/idle.sock"
     env = {"PATH": "/usr/bin:/bin"}
     extra, bus = [], None
@@ -143,7 +152,7 @@ def main():
     args = [a for a in sys.argv[1:] if a != "--idle"]
     daemon = args[0] if args else daemon
     if "--idle" in sys.argv[1:]:
-        print(f"orientationd ({daemon}), a umockdev accelerometer present, no subscriber, 20 s measured")
+        print(f"orientationd ({daemon}), a umockdev accelerometer, light and proximity sensor present, no subscriber, 20 s measured")
         print("| mode | wake-ups in 20 s (context switches, all threads) | threads that ended meanwhile | CPU ms in 20 s | resident memory | threads |")
         print("|---|---:|---:|---:|---:|---:|")
         for dbus in (False, True):

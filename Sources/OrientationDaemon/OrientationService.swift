@@ -63,6 +63,10 @@ public final class OrientationService: Sendable {
             AuxiliarySensors(settings: settings, logger: logger) { sensor in hubBox.handle?.publish(sensor: sensor) }
         }
         await auxiliary?.rescan()
+        // A replayed v2 log's light and proximity levels (none for live sensors).
+        let replayed = (source as? ReplaySource).flatMap { replay in
+            ReplayedReadings(replay: replay, logger: logger) { sensor in hubBox.handle?.publish(sensor: sensor) }
+        }
         let server = try await OrientationSocketServer.start(
             configuration: configuration, logger: logger, listeningSocket: listeningSocket,
             onClaimChange: { claims.set("socket", claimed: $0) },
@@ -75,6 +79,7 @@ public final class OrientationService: Sendable {
         for kind in AuxiliarySensorKind.allCases {
             if let sensor = auxiliary?.service(kind).state { hub.publish(sensor: sensor) }
         }
+        for sensor in replayed?.initial ?? [] { hub.publish(sensor: sensor) }
         let pipeline = try SensorPipeline(source: source, configuration: detector, logger: logger, commands: commands,
                                           sleeper: sleeper) { event in
             switch event {
@@ -89,6 +94,8 @@ public final class OrientationService: Sendable {
                 hub.publish(orientation: .unknown, time: nil)
                 // Not source.isPresent(): that enumerates udev, and this runs in the reader's task.
                 status.failed(reason, present: !source.lastOpenFoundNoSensor)
+            case .recordedReadings(let light, let proximity):
+                replayed?.take(light: light, proximity: proximity)
             case .sourceFinished:
                 status.ended()
                 if exitWhenDone { commands.finish() }

@@ -125,7 +125,7 @@ struct Orientationd: AsyncParsableCommand {
             return
         }
         if let record {
-            try await Recorder.record(source: iio, to: record, duration: duration, logger: logger)
+            try await Recorder.record(source: iio, auxiliary: settings.auxiliary, to: record, duration: duration, logger: logger)
             return
         }
         let source: any SensorSource
