@@ -64,8 +64,9 @@ struct MonitorSensor: AsyncParsableCommand {
 /// On connecting, the `=== Has …`/`=== No …` line of each watched sensor, in monitor-sensor's
 /// order (accelerometer, light, proximity, compass); a light, proximity or compass sensor that
 /// is present but has no reading yet waits for its first one (the peer answers a claim with a
-/// reading already taken). Then one line per change, and `+++`/`---` lines when a sensor
-/// appears or disappears. Values print as C's `%lf` (six decimals) and `%d`, as the peer's do.
+/// reading already taken), or for the first change line, whichever comes first (then it shows
+/// 3.0's placeholder). Then one line per change, and `+++`/`---` lines when a sensor appears
+/// or disappears. Values print as C's `%lf` (six decimals) and `%d`, as the peer's do.
 struct MonitorSensorLines {
     struct Watched: Sendable {
         var accel: Bool
@@ -98,7 +99,7 @@ struct MonitorSensorLines {
         case .orientation(let current), .lock(let current):
             let before = state.orientation
             state.update(device: current.orientation, locked: current.locked)
-            return state.orientation == before || !watched.accel ? [] : ["    Accelerometer orientation changed: \(state.orientation)"]
+            return state.orientation == before || !watched.accel ? [] : hold(["    Accelerometer orientation changed: \(state.orientation)"])
         case .reading(let sensor):
             return reading(sensor)
         case .sensor:
@@ -130,20 +131,32 @@ struct MonitorSensorLines {
         if sensor.present, let reading = sensor.reading, reading != before?.reading {
             lines.append(Self.changeLine(reading))
         }
-        return lines
+        return hold(lines)
+    }
+
+    /// `lines`, after any initial lines still due: a change never waits for a sensor that has
+    /// not read yet (a broken light sensor must not silence rotation); such a sensor's initial
+    /// line shows the peer's placeholder (value 0, far, heading unset), as 3.0 shows it.
+    private mutating func hold(_ lines: [String]) -> [String] {
+        let initial = initialDue.map { Self.initialLine(sensors[$0] ?? AuxiliarySensorState(kind: $0)) }
+        initialDue = []
+        return initial + lines
     }
 
     /// `%lf`: six decimals.
     private static func lf(_ value: Double) -> String { EventFormat.fixed(value, decimals: 6) }
 
     static func initialLine(_ sensor: AuxiliarySensorState) -> String {
-        switch (sensor.kind, sensor.present ? sensor.reading : nil) {
-        case (_, .light(let level, let unit)?): "=== Has ambient light sensor (value: \(lf(level)), unit: \(unit.rawValue))"
-        case (_, .proximity(let near)?): "=== Has proximity sensor (near: \(near ? 1 : 0))"
-        case (_, .compass(let heading)?): "=== Has compass (heading: \(lf(heading)))"
-        case (.light, nil): "=== No ambient light sensor"
-        case (.proximity, nil): "=== No proximity sensor"
-        case (.compass, nil): "=== No compass"
+        switch (sensor.kind, sensor.present, sensor.reading) {
+        case (_, true, .light(let level, let unit)?): "=== Has ambient light sensor (value: \(lf(level)), unit: \(unit.rawValue))"
+        case (_, true, .proximity(let near)?): "=== Has proximity sensor (near: \(near ? 1 : 0))"
+        case (_, true, .compass(let heading)?): "=== Has compass (heading: \(lf(heading)))"
+        case (.light, true, _): "=== Has ambient light sensor (value: \(lf(0)), unit: lux)"
+        case (.proximity, true, _): "=== Has proximity sensor (near: 0)"
+        case (.compass, true, _): "=== Has compass (heading: unset)"
+        case (.light, false, _): "=== No ambient light sensor"
+        case (.proximity, false, _): "=== No proximity sensor"
+        case (.compass, false, _): "=== No compass"
         }
     }
 
