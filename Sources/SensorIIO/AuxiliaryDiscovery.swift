@@ -2,8 +2,9 @@ import CLibUdev
 import Glibc
 import OrientationCore
 
-/// Finds light, proximity and compass sensors through libudev: every `iio` device, and `hwmon`
-/// and `platform` devices with a `light` attribute (Apple's applesmc). Blocks while libudev
+/// Finds light, proximity and compass sensors through libudev: every `iio` device, `hwmon`
+/// and `platform` devices with a `light` attribute (Apple's applesmc), and input event nodes
+/// with the `SW_FRONT_PROXIMITY` switch (``EvdevProximitySwitch``). Blocks while libudev
 /// enumerates: call it on an owner thread (``OwnerThread/run(name:_:)``, or the udev monitor's).
 public enum AuxiliaryDiscovery {
     /// Every such sensor, IIO devices first (by number), then the others by id.
@@ -28,10 +29,11 @@ public enum AuxiliaryDiscovery {
             let subsystem = udev_device_get_subsystem(device).map { String(cString: $0) } ?? "hwmon"
             describe(device, subsystem)
         }
+        result += try EvdevProximitySwitch.sensors()
         return result.sorted { a, b in
             let (ia, ib) = (a.id.hasPrefix("iio:device"), b.id.hasPrefix("iio:device"))
             if ia != ib { return ia }
-            return ia ? SensorChoice.number(a.id) < SensorChoice.number(b.id) : a.id < b.id
+            return SensorChoice.number(a.id) != SensorChoice.number(b.id) ? SensorChoice.number(a.id) < SensorChoice.number(b.id) : a.id < b.id
         }
     }
 }

@@ -8,12 +8,14 @@ import OrientationCore
 /// names), read through sysfs attributes:
 /// - light: `in_illuminance_input`, `in_illuminance0_input` (lux already), else
 ///   `in_illuminance_raw`, `in_illuminance0_raw`, `in_illuminance_clear_raw`,
-///   `in_intensity_clear_raw` × scale (+ offset where present); hwmon `light` (Apple
+///   `in_intensity_clear_raw`, `in_intensity_both_raw` (HID ALS on older kernels, which the peer
+///   reads through its buffer) × scale (+ offset where present); hwmon `light` (Apple
 ///   `applesmc`: `(left,right)`, 0–255 each, published as a percentage, unit `vendor`). A device
 ///   with only the buffered `in_intensity_both` scan element is listed but not read (yet).
 /// - proximity: `in_proximity_raw`, `in_proximity0_raw`, with the near level from udev
 ///   `PROXIMITY_NEAR_LEVEL`, else sysfs `in_proximity_nearlevel`; without one it is listed and
-///   not used (never `HasProximity` without a level to compare with).
+///   not used (never `HasProximity` without a level to compare with); or an input switch,
+///   `SW_FRONT_PROXIMITY` (``EvdevProximitySwitch``).
 /// - compass: the HID heading `in_rot_from_north_magnetic_tilt_comp_raw` × scale, degrees.
 public struct AuxiliarySensorDescription: Sendable, Hashable {
     /// How the value is read.
@@ -26,6 +28,9 @@ public struct AuxiliarySensorDescription: Sendable, Hashable {
         /// Only a buffered channel (`in_intensity_both`, a compass without a raw attribute):
         /// not read by this version.
         case bufferedOnly(channel: String)
+        /// An input device's proximity switch (`SW_FRONT_PROXIMITY`), read from its event node:
+        /// 1 near, 0 far (the near level is 0.5, so the hysteresis passes it through).
+        case evdevSwitch(node: String)
     }
 
     public var kind: AuxiliarySensorKind
@@ -83,7 +88,8 @@ public struct AuxiliarySensorDescription: Sendable, Hashable {
     public var lightUnit: LightUnit { shape == .hwmonLight ? .vendor : .lux }
 
     /// Seconds between reads: the light sensor's integration time, else iio-sensor-proxy's
-    /// periods (light 0.8 s, hwmon light 8 s, proximity and compass 0.7 s).
+    /// periods (light 0.8 s, hwmon light 8 s, proximity and compass 0.7 s). An evdev switch is
+    /// not polled: its events wake the reader.
     public var pollPeriod: Double {
         switch kind {
         case .light: shape == .hwmonLight ? 8 : (integrationTime.map { min(max($0, 0.05), 10) } ?? 0.8)
@@ -113,7 +119,7 @@ public struct AuxiliarySensorDescription: Sendable, Hashable {
         var light: AuxiliarySensorDescription? = nil
         if let input = ["in_illuminance_input", "in_illuminance0_input"].first(where: attributes.contains) {
             light = make(.light, .polled(value: input, scale: nil, offset: nil))
-        } else if let prefix = ["in_illuminance", "in_illuminance0", "in_illuminance_clear", "in_intensity_clear"]
+        } else if let prefix = ["in_illuminance", "in_illuminance0", "in_illuminance_clear", "in_intensity_clear", "in_intensity_both"]
                     .first(where: { attributes.contains($0 + "_raw") }) {
             let family = prefix.hasPrefix("in_intensity") ? "in_intensity" : "in_illuminance"
             let scale = [prefix + "_scale", family + "_scale"].first(where: attributes.contains)

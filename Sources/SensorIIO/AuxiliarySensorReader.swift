@@ -39,6 +39,11 @@ public final class AuxiliarySensorReader: Sendable {
         switch sensor.shape {
         case .bufferedOnly(let channel):
             return onFailure("\(sensor.id): only the buffered channel \(channel), which this version does not read")
+        case .evdevSwitch(let node):
+            // Not polled: the switch's events wake the thread.
+            let failure = EvdevProximitySwitch.read(node: node, wakeFD: owner.wakeFD, isStopping: { owner.isStopping }, onValue: onValue)
+            if let failure { onFailure("\(sensor.id): \(failure)") }
+            return
         case .hwmonLight:
             read = { readAttribute(path, "light").flatMap { text in
                 hwmonLightPercent(text).map { .success($0) } ?? .failure(ReadFailure("cannot parse light \"\(text)\""))

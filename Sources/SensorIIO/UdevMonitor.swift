@@ -43,6 +43,8 @@ public final class UdevMonitor: Sendable {
         var filtered = udev_monitor_filter_add_match_subsystem_devtype(monitor, "iio", nil)
         // hwmon: Apple's ambient light sensor (AuxiliaryDiscovery).
         if filtered >= 0 { filtered = udev_monitor_filter_add_match_subsystem_devtype(monitor, "hwmon", nil) }
+        // input: a proximity switch (EvdevProximitySwitch).
+        if filtered >= 0 { filtered = udev_monitor_filter_add_match_subsystem_devtype(monitor, "input", nil) }
         guard filtered >= 0 else { return unavailable("udev_monitor_filter_add_match_subsystem_devtype", -filtered) }
         let enabled = udev_monitor_enable_receiving(monitor)
         guard enabled >= 0 else { return unavailable("udev_monitor_enable_receiving", -enabled) }
@@ -57,7 +59,7 @@ public final class UdevMonitor: Sendable {
                 let action = udev_device_get_action(device).map { String(cString: $0) } ?? ""
                 let name = udev_device_get_sysname(device).map { String(cString: $0) } ?? ""
                 udev_device_unref(device)
-                if name.hasPrefix("iio:device") || name.hasPrefix("hwmon") { onEvent(Event(action: action, device: name)) }
+                if name.hasPrefix("iio:device") || name.hasPrefix("hwmon") || name.hasPrefix("event") { onEvent(Event(action: action, device: name)) }
             }
         }
     }

@@ -73,6 +73,17 @@ extension SensorIIOIntegrationTests {
         return nil
     }
 
+    /// Reads until every `(type, fragment)` pair has arrived, in any order (two sensors' readers
+    /// race each other); true when all did.
+    static func awaitMessages(_ fd: Int32, _ wanted: [(type: String, fragment: String)], timeout: Double = 10) -> Bool {
+        var missing = wanted
+        let deadline = monotonicNow() + timeout
+        while !missing.isEmpty, let line = readLine(fd, timeout: max(0, deadline - monotonicNow())) {
+            missing.removeAll { line.contains("\"type\":\"\($0.type)\"") && line.contains($0.fragment) }
+        }
+        return missing.isEmpty
+    }
+
     @Test func socketTopicsServeLightAndProximityOnlyWhileSubscribed() async throws {
         let testbed = Testbed()
         let sensor = FakeAuxiliaryDevice.iio(0, name: "vcnl4000", attributes: [
@@ -91,8 +102,7 @@ extension SensorIIOIntegrationTests {
         sendLine(client, "{\"op\":\"subscribe\",\"topics\":[\"light\",\"proximity\"],\"id\":1}")
         let subscribed = readLine(client, timeout: 5)
         #expect(subscribed?.contains("\"type\":\"subscribed\"") == true && subscribed?.contains("\"id\":1") == true)
-        #expect(Self.awaitMessage(client, type: "light", containing: "\"level\":200,\"unit\":\"lux\"") != nil)
-        #expect(Self.awaitMessage(client, type: "proximity", containing: "\"near\":false") != nil)
+        #expect(Self.awaitMessages(client, [("light", "\"level\":200,\"unit\":\"lux\""), ("proximity", "\"near\":false")]))
         #expect(auxiliary.light.isReading && auxiliary.proximity.isReading)
         #expect(try await service.server.hub.counts().subscribers == 0, "a light subscriber does not claim the accelerometer")
 
@@ -117,6 +127,28 @@ extension SensorIIOIntegrationTests {
         try await run.stop()
     }
 
+    @Test func anEvdevProximitySwitchIsReadFromItsEvents() async throws {
+        let testbed = Testbed()
+        let proximity = FakeAuxiliaryDevice.proximitySwitch(5)
+        try testbed.add(proximity.description)
+        let sensors = try AuxiliaryDiscovery.sensors()
+        #expect(sensors.map { "\($0.id) \($0.kind) \($0.shape)" } == ["event5 proximity evdevSwitch(node: \"/dev/input/event5\")"])
+        let (service, run, client) = try await Self.startAuxiliaryDaemon()
+        defer { close(client) }
+        #expect(service.auxiliary?.proximity.state.present == true)
+        sendLine(client, "{\"op\":\"subscribe\",\"topics\":[\"proximity\"]}")
+        // EVIOCGSW does not reach a PTY: far until the first event.
+        #expect(Self.awaitMessage(client, type: "proximity", containing: "\"near\":false") != nil)
+        let fd = testbed.deviceFD(proximity.node)
+        writeAll(fd, FakeAuxiliaryDevice.inputEvent(type: 5, code: 0x0b, value: 1) + FakeAuxiliaryDevice.inputEvent(type: 0, code: 0, value: 0))
+        #expect(Self.awaitMessage(client, type: "proximity", containing: "\"near\":true") != nil)
+        // Another switch (SW_LID) is not proximity.
+        writeAll(fd, FakeAuxiliaryDevice.inputEvent(type: 5, code: 0x00, value: 0))
+        writeAll(fd, FakeAuxiliaryDevice.inputEvent(type: 5, code: 0x0b, value: 0))
+        #expect(Self.awaitMessage(client, type: "proximity", containing: "\"near\":false") != nil)
+        try await run.stop()
+    }
+
     @Test func hwmonLightAndCompassAndAProximitySensorWithoutANearLevel() async throws {
         let testbed = Testbed()
         let light = FakeAuxiliaryDevice.hwmonLight(0, light: "(10,51)")
@@ -128,8 +160,7 @@ extension SensorIIOIntegrationTests {
         defer { close(client) }
         #expect(service.auxiliary?.proximity.state.present == false, "never present without a near level")
         sendLine(client, "{\"op\":\"subscribe\",\"topics\":[\"light\",\"compass\",\"proximity\"]}")
-        #expect(Self.awaitMessage(client, type: "light", containing: "\"level\":20,\"unit\":\"vendor\"") != nil)
-        #expect(Self.awaitMessage(client, type: "compass", containing: "\"heading\":271.5") != nil)
+        #expect(Self.awaitMessages(client, [("light", "\"level\":20,\"unit\":\"vendor\""), ("compass", "\"heading\":271.5")]))
         sendLine(client, "{\"op\":\"get\",\"id\":\"g\"}")
         let state = Self.awaitMessage(client, type: "state", containing: "\"id\":\"g\"")
         #expect(state?.contains("\"proximity\":{\"present\":false,\"near\":null}") == true, "\(state ?? "no reply")")

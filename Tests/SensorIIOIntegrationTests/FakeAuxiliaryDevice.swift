@@ -14,6 +14,26 @@ enum FakeAuxiliaryDevice {
         return (lines.joined(separator: "\n") + "\n\n", "/sys" + path)
     }
 
+    /// A proximity switch on an input device (`capabilities/sw` with bit 11, SW_FRONT_PROXIMITY)
+    /// and its event node, a PTY: bytes written to it are `struct input_event`s the reader gets.
+    static func proximitySwitch(_ index: Int) -> (description: String, syspath: String, node: String) {
+        let parent = "/devices/platform/gpio-keys/input/input\(index)"
+        let lines = ["P: \(parent)", "E: SUBSYSTEM=input", "E: ID_INPUT=1", "E: ID_INPUT_SWITCH=1",
+                     "A: name=gpio-keys\\n", "A: capabilities/sw=800\\n", "",
+                     "P: \(parent)/event\(index)", "N: input/event\(index)", "E: DEVNAME=/dev/input/event\(index)", "E: SUBSYSTEM=input",
+                     "E: ID_INPUT=1", "E: ID_INPUT_SWITCH=1", "E: MAJOR=13", "E: MINOR=\(64 + index)", "A: dev=13:\(64 + index)\\n"]
+        return (lines.joined(separator: "\n") + "\n\n", "/sys\(parent)/event\(index)", "/dev/input/event\(index)")
+    }
+
+    /// One `struct input_event` (x86-64: 16 bytes of time, type, code, value).
+    static func inputEvent(type: UInt16, code: UInt16, value: Int32) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: 16)
+        withUnsafeBytes(of: type.littleEndian) { bytes += $0 }
+        withUnsafeBytes(of: code.littleEndian) { bytes += $0 }
+        withUnsafeBytes(of: value.littleEndian) { bytes += $0 }
+        return bytes
+    }
+
     /// Apple's ambient light sensor: a hwmon device with `light`.
     static func hwmonLight(_ index: Int, light: String) -> (description: String, syspath: String) {
         let path = "/devices/platform/applesmc.768/hwmon/hwmon\(index)"

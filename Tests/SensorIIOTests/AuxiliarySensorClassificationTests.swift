@@ -21,6 +21,7 @@ import Testing
         case .polled(let value, let scale, let offset): text += [value, scale ?? "-", offset ?? "-"].joined(separator: " ")
         case .hwmonLight: text += "hwmon"
         case .bufferedOnly(let channel): text += "buffered \(channel)"
+        case .evdevSwitch(let node): text += "evdev \(node)"
         }
         if let near = sensor.nearLevel { text += " near \(near.value) (\(near.source))" }
         if let time = sensor.integrationTime { text += " every \(time)" }
@@ -38,6 +39,9 @@ import Testing
         Row(name: "clear channel with the family's scale", attributes: ["in_illuminance_clear_raw": "7", "in_illuminance_scale": "2"],
             expected: ["light: in_illuminance_clear_raw in_illuminance_scale -"]),
         Row(name: "intensity clear", attributes: ["in_intensity_clear_raw": "7"], expected: ["light: in_intensity_clear_raw - -"]),
+        Row(name: "HID ALS's intensity_both read through its raw attribute", attributes: ["in_intensity_both_raw": "70", "in_intensity_scale": "0.1",
+                                                                                    "scan_elements/in_intensity_both_en": "0"],
+            expected: ["light: in_intensity_both_raw in_intensity_scale -"]),
         Row(name: "buffered-only light is listed, not read", attributes: ["scan_elements/in_intensity_both_en": "0"],
             expected: ["light: buffered in_intensity_both unusable: only the buff"]),
         Row(name: "hwmon light", subsystem: "hwmon", attributes: ["light": "(1,2)"], expected: ["light: hwmon"]),
@@ -67,7 +71,7 @@ import Testing
     }
 
     static let periods: [(Row, Double)] = [
-        (rows[0], 0.8), (rows[2], 0.2), (rows[7], 8), (rows[9], 0.7), (rows[14], 0.7),
+        (rows[0], 0.8), (rows[2], 0.2), (rows[8], 8), (rows[10], 0.7), (rows[15], 0.7),
     ]
 
     @Test(arguments: periods.indices)
@@ -77,6 +81,17 @@ import Testing
             id: "x", name: nil, sysfsPath: "/sys/x", subsystem: row.subsystem, attributes: Set(row.attributes.keys),
             properties: row.properties, value: { row.attributes[$0] }).first)
         #expect(sensor.pollPeriod == period)
+    }
+
+    static let switchBitmaps: [(String, Bool)] = [
+        ("800", true), ("0", false), ("1", false), ("801", true), ("4800", true), ("1000", false), ("800 0", false), ("0 800", true),
+        ("zz", false), ("", false),
+    ]
+
+    @Test(arguments: switchBitmaps.indices)
+    func findsSwFrontProximityInTheCapabilityBitmap(_ index: Int) {
+        let (text, has) = Self.switchBitmaps[index]
+        #expect(EvdevProximitySwitch.bitmap(text, has: EvdevProximitySwitch.code) == has, "\(text)")
     }
 
     static let hwmonTexts: [(String, Double?)] = [
