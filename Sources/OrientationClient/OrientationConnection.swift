@@ -8,7 +8,7 @@ import Synchronization
 ///
 /// Contract: ``connect(socketPath:eventLoopGroup:)`` returns after the server's `hello` (available
 /// as ``hello``), or throws ``OrientationClientError/server(_:)`` when the server refuses instead
-/// (`too-many-clients`). ``request(_:)`` sends a request with a fresh id and returns the reply with that
+/// (`too-many-clients`). ``request(_:topics:)`` sends a request with a fresh id and returns the reply with that
 /// id; events (messages without an id) go to ``events``. When the connection ends, pending
 /// requests fail with ``OrientationClientError/connectionClosed`` and ``events`` finishes.
 public final class OrientationConnection: Sendable {

@@ -1,4 +1,4 @@
-/// What ``OrientationClient/updates(reconnect:sensorChanges:)`` yields.
+/// What ``OrientationClient/updates(reconnect:sensorChanges:topics:)`` yields.
 public enum OrientationUpdate: Hashable, Sendable {
     /// Subscribed (first time or after a reconnect): the daemon's current state, at once.
     case connected(OrientationState)

@@ -9,7 +9,7 @@ import ServiceLifecycle
 /// The running daemon: the socket server, the sensor pipeline between the source and the hub,
 /// and (for real sensors) the udev hotplug monitor, wired together.
 ///
-/// Contract: ``start(source:detector:server:listeningSocket:exitWhenDone:watchHotplug:dbus:sleeper:logger:)``
+/// Contract: ``start(source:detector:server:listeningSocket:exitWhenDone:watchHotplug:dbus:auxiliarySensors:sleeper:logger:)``
 /// returns once the socket accepts connections (a bad socket path fails here, before anything
 /// else runs).
 /// ``serviceGroup(logger:shutdownSignals:ignoredSignals:reloadSignals:reload:watchdogInterval:stallsShutdownForTesting:)``
@@ -179,7 +179,7 @@ public final class OrientationService: Sendable {
 
     /// The services: the socket server and the pipeline; a finished replay with `exitWhenDone`
     /// shuts the group down. SIGTERM and SIGINT shut it down gracefully: pass `shutdownSignals`
-    /// created before ``start(source:detector:server:listeningSocket:exitWhenDone:watchHotplug:dbus:sleeper:logger:)``
+    /// created before ``start(source:detector:server:listeningSocket:exitWhenDone:watchHotplug:dbus:auxiliarySensors:sleeper:logger:)``
     /// so that a signal during startup is kept rather than fatal; without it the group traps
     /// them itself once it runs.
     ///

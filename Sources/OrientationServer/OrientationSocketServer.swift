@@ -11,7 +11,7 @@ import Glibc
 /// The Unix-socket server: binds (or adopts a socket from systemd), runs every connection on one
 /// event loop with the ``SubscriptionHub``, and shuts down gracefully.
 ///
-/// Contract: ``start(configuration:logger:listeningSocket:onClaimChange:onStateChange:sensorStatus:)`` returns
+/// Contract: ``start(configuration:logger:listeningSocket:onClaimChange:onStateChange:onTopicClaimChange:sensorStatus:)`` returns
 /// once the socket accepts connections (or throws ``ServerError`` with a clear reason). ``shutdown(reason:)``
 /// sends every client `goodbye`, closes all connections and the listener, and removes the socket
 /// file it created (never one systemd passed in, never a file that is no longer ours).

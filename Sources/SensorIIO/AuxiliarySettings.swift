@@ -7,7 +7,7 @@ public struct AuxiliarySettings: Sendable, Hashable {
     public var devices: [AuxiliarySensorKind: String] = [:]
     /// `[light] scale`: the light level is multiplied by it (beats udev
     /// `ORIENTATIOND_LIGHT_SCALE`; default 1). Derive it as lux-meter reading ÷ reported level,
-    /// under steady light (docs/SENSORS.md).
+    /// under steady light (docs/ARCHITECTURE.md §10).
     public var lightScale: Double? = nil
 
     public init() {}
