@@ -47,6 +47,11 @@ import Testing
             if case .reading(let sensor) = update { readings.append(sensor.reading) }
         }
         #expect(readings.last == .proximity(near: false), "\(readings)")
+        // `get` carries the last values of all three, without subscribing.
+        let snapshot = try await OrientationClient(socketPath: dir + "/d.sock").get()
+        #expect(snapshot.sensors == [AuxiliarySensorState(kind: .light, present: true, reading: .light(level: 600, unit: .lux)),
+                                     AuxiliarySensorState(kind: .proximity, present: true, reading: .proximity(near: false)),
+                                     AuxiliarySensorState(kind: .compass)], "\(snapshot.sensors)")
         service.pipeline.finish()
         await pipeline.value
         await service.server.shutdown(reason: "test over")
