@@ -53,7 +53,7 @@ struct InstallTests {
     static let commandNames: [(name: String, overview: String)] = [
         ("orientationd", "OVERVIEW: Publish device-orientation events"),
         ("orientationctl", "OVERVIEW: Talk to orientationd"),
-        ("monitor-sensor", "OVERVIEW: Print orientation changes as iio-sensor-proxy's monitor-sensor does"),
+        ("monitor-sensor", "OVERVIEW: Print sensor changes as iio-sensor-proxy's monitor-sensor does"),
     ]
 
     @Test func theBinariesRunWithoutTheToolchainOrAnEnvironment() {
