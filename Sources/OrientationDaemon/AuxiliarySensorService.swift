@@ -10,7 +10,8 @@ import Synchronization
 /// every change of its ``AuxiliarySensorState`` (presence or reading) handed to `onChange`.
 ///
 /// **The wiring point for the D-Bus facade**: claims come per claimer name
-/// (``setClaimed(_:_:)``: `"socket"` from the hub, `"dbus"` from the bus), the state goes out
+/// (``setClaimed(_:_:)``: `"socket"` from the hub, `"dbus"` from the bus; or
+/// ``setClaimed(_:ready:)`` to learn when the first reading is there), the state goes out
 /// through the one `onChange` closure (``AuxiliarySensors``' init), in order, under a lock.
 ///
 /// Thread-safe: claims come from the hub's loop and the bus thread, rescans from the udev
@@ -30,6 +31,8 @@ public final class AuxiliarySensorService: Sendable {
         var state: AuxiliarySensorState
         var hysteresis: ProximityHysteresis? = nil
         var filter = LightLevelFilter()
+        /// ``setClaimed(_:ready:)``'s callbacks, called at the next reading.
+        var waiting: [@Sendable (AuxiliarySensorState) -> Void] = []
     }
 
     private let inner: Mutex<Inner>
@@ -61,6 +64,23 @@ public final class AuxiliarySensorService: Sendable {
         }
     }
 
+    /// Claims for `claimer` as ``setClaimed(_:_:)`` does, and calls `ready` once with the state
+    /// as soon as a reading has been taken after this call, even one that changes nothing (at
+    /// once when there is no such sensor; with the last state when the reader fails). What the
+    /// D-Bus facade needs to answer `ClaimLight` with a value already there, as the peer does;
+    /// the bound on the wait is the caller's. Called under the sensor's lock: must not block.
+    public func setClaimed(_ claimer: String, ready: @escaping @Sendable (AuxiliarySensorState) -> Void) {
+        inner.withLock { inner in
+            inner.claimers.insert(claimer)
+            reconcile(&inner)
+            if inner.reader == nil {
+                ready(inner.state)
+            } else {
+                inner.waiting.append(ready)
+            }
+        }
+    }
+
     /// Uses `sensor` from now on (`nil`: there is none); an open reader of another device is
     /// replaced. From discovery (``AuxiliarySensors``).
     func use(_ sensor: AuxiliarySensorDescription?, lightScale: Double) {
@@ -87,6 +107,7 @@ public final class AuxiliarySensorService: Sendable {
             inner.claimers = []
             inner.sensor = nil
             inner.generation += 1
+            release(&inner)
             defer { inner.reader = nil }
             return inner.reader
         }
@@ -101,6 +122,7 @@ public final class AuxiliarySensorService: Sendable {
             inner.generation += 1
             logger.debug("closed \(kind.noun)")
         }
+        if wanted == nil { release(&inner) }
         guard let sensor = wanted, inner.reader == nil else { return }
         inner.generation += 1
         let generation = inner.generation
@@ -124,6 +146,8 @@ public final class AuxiliarySensorService: Sendable {
     private func take(_ value: Double, generation: Int) {
         inner.withLock { inner in
             guard inner.generation == generation, let sensor = inner.sensor else { return }
+            // Whatever the filter decides, a reading was taken: the claims waiting for one are answered.
+            defer { release(&inner) }
             let reading: AuxiliaryReading
             switch kind {
             case .light:
@@ -143,12 +167,20 @@ public final class AuxiliarySensorService: Sendable {
         }
     }
 
+    /// Calls the callbacks waiting for a reading with the state now.
+    private func release(_ inner: inout Inner) {
+        let waiting = inner.waiting
+        inner.waiting = []
+        for ready in waiting { ready(inner.state) }
+    }
+
     private func failed(_ reason: String, generation: Int) {
         inner.withLock { inner in
             guard inner.generation == generation else { return }
             logger.warning("\(kind.noun) failed; it is read again at the next claim or hotplug event", metadata: ["reason": "\(reason)"])
             inner.reader = nil
             inner.generation += 1
+            release(&inner)
         }
     }
 

@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 import Logging
 import OrientationCore
 import OrientationDaemon
@@ -125,6 +126,38 @@ extension SensorIIOIntegrationTests {
         testbed.remove(sensor.syspath)
         #expect(Self.awaitMessage(client, type: "light", containing: "\"present\":false") != nil)
         try await run.stop()
+    }
+
+    /// What the D-Bus facade's `ClaimLight` needs: a claim that says when a reading is there
+    /// (the peer answers with a value already read), at once when there is no such sensor.
+    @Test func aClaimCanWaitForItsFirstReading() async throws {
+        let testbed = Testbed()
+        let sensor = FakeAuxiliaryDevice.iio(0, name: "als", attributes: ["in_illuminance_input": "312"])
+        try testbed.add(sensor.description)
+        let (service, run, client) = try await Self.startAuxiliaryDaemon()
+        defer { close(client) }
+        let auxiliary = try #require(service.auxiliary)
+        let answers = Answers()
+        auxiliary.compass.setClaimed("dbus") { answers.add($0) }
+        #expect(answers.all == [AuxiliarySensorState(kind: .compass)], "no compass: answered at once")
+        auxiliary.light.setClaimed("dbus") { answers.add($0) }
+        #expect(waitUntil(timeout: 5) { answers.all.count == 2 })
+        #expect(answers.all.last?.reading == .light(level: 312, unit: .lux), "\(answers.all)")
+        // Open already, the value unchanged: answered at the next reading all the same.
+        auxiliary.light.setClaimed("dbus2") { answers.add($0) }
+        #expect(waitUntil(timeout: 5) { answers.all.count == 3 })
+        auxiliary.light.setClaimed("dbus", false)
+        auxiliary.light.setClaimed("dbus2", false)
+        auxiliary.compass.setClaimed("dbus", false)
+        #expect(waitUntil(timeout: 5) { !auxiliary.light.isReading })
+        try await run.stop()
+    }
+
+    /// The states a claim's `ready` was called with.
+    final class Answers: Sendable {
+        private let states = Mutex<[AuxiliarySensorState]>([])
+        func add(_ state: AuxiliarySensorState) { states.withLock { $0.append(state) } }
+        var all: [AuxiliarySensorState] { states.withLock { $0 } }
     }
 
     @Test func anEvdevProximitySwitchIsReadFromItsEvents() async throws {
