@@ -56,17 +56,15 @@ public final class OrientationService: Sendable {
         let claims = ClaimSources(commands: commands, onChange: { status.claimed($0) })
         let sensorProxy = dbus ? SensorProxyBus(initial: SensorProxyState(hasAccelerometer: await source.isPresent()), logger: logger,
                                                 onClaimChange: { claims.set("dbus", claimed: $0) }) : nil
-        // Light, proximity and compass (issue 17): every state change goes through this one
-        // closure. D-Bus wiring point: publish `sensor` to the facade here too, and let its
-        // claims call `auxiliary.service(kind).setClaimed("dbus", claimed)`.
-        let auxiliary = auxiliarySensors.map { settings in
-            AuxiliarySensors(settings: settings, logger: logger) { sensor in hubBox.handle?.publish(sensor: sensor) }
-        }
+        // Light, proximity and compass (issue 17): every state change, live or replayed, goes
+        // through this one closure. D-Bus wiring point: publish `sensor` to the facade here too,
+        // and let its claims call `auxiliary?.service(kind).setClaimed("dbus", claimed)` (or
+        // `setClaimed("dbus", ready:)` to answer a claim once a reading is there).
+        let publishSensor: @Sendable (AuxiliarySensorState) -> Void = { sensor in hubBox.handle?.publish(sensor: sensor) }
+        let auxiliary = auxiliarySensors.map { settings in AuxiliarySensors(settings: settings, logger: logger, onChange: publishSensor) }
         await auxiliary?.rescan()
         // A replayed v2 log's light and proximity levels (none for live sensors).
-        let replayed = (source as? ReplaySource).flatMap { replay in
-            ReplayedReadings(replay: replay, logger: logger) { sensor in hubBox.handle?.publish(sensor: sensor) }
-        }
+        let replayed = (source as? ReplaySource).flatMap { replay in ReplayedReadings(replay: replay, logger: logger, publish: publishSensor) }
         let server = try await OrientationSocketServer.start(
             configuration: configuration, logger: logger, listeningSocket: listeningSocket,
             onClaimChange: { claims.set("socket", claimed: $0) },
@@ -76,10 +74,11 @@ public final class OrientationService: Sendable {
         let hub = server.hub
         hubBox.set(hub)
         status.republish()
+        // What the closure could not hand over before the hub existed.
         for kind in AuxiliarySensorKind.allCases {
-            if let sensor = auxiliary?.service(kind).state { hub.publish(sensor: sensor) }
+            if let sensor = auxiliary?.service(kind).state { publishSensor(sensor) }
         }
-        for sensor in replayed?.initial ?? [] { hub.publish(sensor: sensor) }
+        for sensor in replayed?.initial ?? [] { publishSensor(sensor) }
         let pipeline = try SensorPipeline(source: source, configuration: detector, logger: logger, commands: commands,
                                           sleeper: sleeper) { event in
             switch event {
