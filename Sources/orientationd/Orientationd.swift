@@ -27,7 +27,7 @@ struct Orientationd: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Replay a recorded sensor log instead of reading a sensor.", valueName: "log"))
     var replay: String?
 
-    @Flag(help: "List the IIO sensors found, which one would be used and why, then exit.")
+    @Flag(help: "List the sensors found (accelerometers and gyroscopes; light, proximity and compass), which would be used and why, then exit.")
     var listSensors = false
 
     @Option(help: ArgumentHelp("Use this sensor: an id (iio:device0), a name (bmc150_accel), a sysfs path or a udev property KEY=VALUE.", valueName: "selector"))
