@@ -14,7 +14,8 @@ final class AuxiliaryRecording: Sendable {
     private let readers: [AuxiliarySensorReader]
     private let pending: Pending
 
-    /// The newest values, written by the readers' threads, taken by the recording's loop.
+    /// The newest values, written by the readers' threads, taken by the recording's loop. (A
+    /// class around the Mutex: `Mutex` is `~Copyable`, so closures cannot capture a local one.)
     final class Pending: Sendable {
         let values = Mutex<(light: Double?, proximity: Double?)>((nil, nil))
     }
