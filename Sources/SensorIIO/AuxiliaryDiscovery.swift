@@ -43,7 +43,7 @@ public enum AuxiliaryDiscovery {
 /// Rules: a configured selector (``DeviceSelector``) wins when it matches a sensor of that kind;
 /// one that matches nothing is warned about and the automatic choice applies. Automatic: the
 /// first usable sensor of the kind (IIO by number, then hwmon); unusable ones (a proximity
-/// sensor without a near level, a buffered-only channel) are listed with the reason.
+/// sensor without a near level) are listed with the reason.
 public struct AuxiliaryChoice: Sendable, Hashable {
     public var chosen: AuxiliarySensorDescription?
     /// Per sensor (by sysfs path): why it was chosen or not.

@@ -10,8 +10,8 @@ import OrientationCore
 ///   `in_illuminance_raw`, `in_illuminance0_raw`, `in_illuminance_clear_raw`,
 ///   `in_intensity_clear_raw`, `in_intensity_both_raw` (HID ALS on older kernels, which the peer
 ///   reads through its buffer) × scale (+ offset where present); hwmon `light` (Apple
-///   `applesmc`: `(left,right)`, 0–255 each, published as a percentage, unit `vendor`). A device
-///   with only the buffered `in_intensity_both` scan element is listed but not read (yet).
+///   `applesmc`: `(left,right)`, 0–255 each, published as a percentage, unit `vendor`), or the
+///   buffered `in_intensity_both` scan element where there is no raw attribute.
 /// - proximity: `in_proximity_raw`, `in_proximity0_raw`, with the near level from udev
 ///   `PROXIMITY_NEAR_LEVEL`, else sysfs `in_proximity_nearlevel`; without one it is listed and
 ///   not used (never `HasProximity` without a level to compare with); or an input switch,
@@ -25,9 +25,10 @@ public struct AuxiliarySensorDescription: Sendable, Hashable {
         case polled(value: String, scale: String?, offset: String?)
         /// Apple's hwmon `light` attribute, `(left,right)`.
         case hwmonLight
-        /// Only a buffered channel (`in_intensity_both`, a compass without a raw attribute):
-        /// not read by this version.
-        case bufferedOnly(channel: String)
+        /// Only a buffered channel (`in_intensity_both`, a compass without a raw attribute),
+        /// read through the device's buffer: `channel` is the scan element's name without
+        /// `in_` (libiio's channel id), e.g. `intensity_both`.
+        case buffered(channel: String)
         /// An input device's proximity switch (`SW_FRONT_PROXIMITY`), read from its event node:
         /// 1 near, 0 far (the near level is 0.5, so the hysteresis passes it through).
         case evdevSwitch(node: String)
@@ -77,7 +78,6 @@ public struct AuxiliarySensorDescription: Sendable, Hashable {
 
     /// Why the daemon cannot read this one, or `nil` when it can.
     public var unusableReason: String? {
-        if case .bufferedOnly(let channel) = shape { return "only the buffered channel \(channel): not read by this version" }
         if kind == .proximity && nearLevel == nil {
             return "no near level: set the udev property PROXIMITY_NEAR_LEVEL (hwdb) or use a driver with in_proximity_nearlevel"
         }
@@ -127,7 +127,7 @@ public struct AuxiliarySensorDescription: Sendable, Hashable {
             light = make(.light, .polled(value: prefix + "_raw", scale: scale, offset: offset))
             light?.integrationTime = firstPositive([prefix + "_integration_time", family + "_integration_time", "integration_time"])
         } else if attributes.contains("scan_elements/in_intensity_both_en") {
-            light = make(.light, .bufferedOnly(channel: "in_intensity_both"))
+            light = make(.light, .buffered(channel: "intensity_both"))
         }
         if var found = light {
             if found.integrationTime == nil, case .polled(let input, nil, nil) = found.shape {
@@ -153,7 +153,7 @@ public struct AuxiliarySensorDescription: Sendable, Hashable {
             result.append(make(.compass, .polled(value: heading + "_raw", scale: attributes.contains(heading + "_scale") ? heading + "_scale" : nil,
                                                  offset: attributes.contains(heading + "_offset") ? heading + "_offset" : nil)))
         } else if attributes.contains("scan_elements/\(heading)_en") {
-            result.append(make(.compass, .bufferedOnly(channel: heading)))
+            result.append(make(.compass, .buffered(channel: String(heading.dropFirst("in_".count)))))
         }
         return result
     }

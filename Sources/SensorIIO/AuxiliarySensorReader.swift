@@ -4,7 +4,8 @@ import OwnerThreads
 
 /// Reads one light, proximity or compass sensor on an owner thread of its own (`od-aux-reader`),
 /// through its sysfs attributes, every ``AuxiliarySensorDescription/pollPeriod`` seconds, the
-/// first read at once. Nothing is open between reads (sysfs attributes are opened, read and
+/// first read at once (a buffered channel through libiio, an input switch from its events:
+/// both wake the thread themselves). Nothing is open between reads (sysfs attributes are opened, read and
 /// closed each time), and the thread exists only while the sensor is claimed: an unclaimed
 /// sensor costs no wake-up.
 ///
@@ -37,8 +38,10 @@ public final class AuxiliarySensorReader: Sendable {
         let path = sensor.sysfsPath
         let read: () -> Result<Double, ReadFailure>
         switch sensor.shape {
-        case .bufferedOnly(let channel):
-            return onFailure("\(sensor.id): only the buffered channel \(channel), which this version does not read")
+        case .buffered(let channel):
+            // Not polled: the driver's buffer wakes the thread.
+            if let failure = readBuffered(owner, device: sensor.id, channel: channel, onValue: onValue) { onFailure("\(sensor.id): \(failure)") }
+            return
         case .evdevSwitch(let node):
             // Not polled: the switch's events wake the thread.
             let failure = EvdevProximitySwitch.read(node: node, wakeFD: owner.wakeFD, isStopping: { owner.isStopping }, onValue: onValue)

@@ -25,7 +25,7 @@ extension Orientationd {
         case .polled(let value, let scale, let offset):
             parts.append("polled \(value)" + (scale.map { " × \($0)" } ?? "") + (offset.map { " + \($0)" } ?? ""))
         case .hwmonLight: parts.append("hwmon light (unit vendor)")
-        case .bufferedOnly(let channel): parts.append("buffered \(channel)")
+        case .buffered(let channel): parts.append("buffered \(channel)")
         case .evdevSwitch(let node): parts.append("input switch SW_FRONT_PROXIMITY on \(node)")
         }
         if let near = sensor.nearLevel { parts.append("near level \(near.value) from \(near.source)") }

@@ -160,6 +160,28 @@ extension SensorIIOIntegrationTests {
         var all: [AuxiliarySensorState] { states.withLock { $0 } }
     }
 
+    @Test func aBufferedLightSensorIsReadThroughItsBuffer() async throws {
+        let testbed = Testbed()
+        let sensor = FakeAuxiliaryDevice.bufferedLight(0)
+        try testbed.add(sensor.description)
+        let (service, run, client) = try await Self.startAuxiliaryDaemon()
+        defer { close(client) }
+        #expect(service.auxiliary?.light.sensor?.shape == .buffered(channel: "intensity_both"))
+        sendLine(client, "{\"op\":\"subscribe\",\"topics\":[\"light\"]}")
+        #expect(waitUntil(timeout: 10) { testbed.attribute(sensor.syspath, "buffer/enable")?.hasPrefix("1") == true }, "the claim enables the buffer")
+        let fd = testbed.deviceFD(sensor.node)
+        let scan = { (raw: UInt32) in withUnsafeBytes(of: raw.littleEndian) { writeAll(fd, Array($0)) } }
+        scan(3120)
+        #expect(Self.awaitMessage(client, type: "light", containing: "\"level\":312,") != nil, "raw × 0.1")
+        scan(3130)  // within 10 %: kept quiet
+        scan(6000)
+        let next = Self.awaitMessage(client, type: "light", containing: "\"level\"")
+        #expect(next?.contains("\"level\":600,") == true, "\(next ?? "nothing")")
+        sendLine(client, "{\"op\":\"unsubscribe\"}")
+        #expect(waitUntil(timeout: 10) { testbed.attribute(sensor.syspath, "buffer/enable")?.hasPrefix("0") == true }, "released: disabled")
+        try await run.stop()
+    }
+
     @Test func anEvdevProximitySwitchIsReadFromItsEvents() async throws {
         let testbed = Testbed()
         let proximity = FakeAuxiliaryDevice.proximitySwitch(5)

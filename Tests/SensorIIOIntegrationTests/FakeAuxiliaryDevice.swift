@@ -34,6 +34,17 @@ enum FakeAuxiliaryDevice {
         return bytes
     }
 
+    /// A HID-style light sensor with only the buffered `in_intensity_both` (u32, × 0.1) and a
+    /// /dev node (a PTY: 4 little-endian bytes written to it are one scan).
+    static func bufferedLight(_ index: Int) -> (description: String, syspath: String, node: String) {
+        let path = "/devices/platform/fake-als-\(index)/iio:device\(index)"
+        let lines = ["P: \(path)", "N: iio:device\(index)", "E: DEVNAME=/dev/iio:device\(index)", "E: DEVTYPE=iio_device", "E: SUBSYSTEM=iio",
+                     "E: MAJOR=243", "E: MINOR=\(index)", "A: dev=243:\(index)\\n", "A: name=als\\n", "A: in_intensity_both_scale=0.1\\n",
+                     "A: scan_elements/in_intensity_both_en=0\\n", "A: scan_elements/in_intensity_both_index=0\\n",
+                     "A: scan_elements/in_intensity_both_type=le:u32/32>>0\\n", "A: buffer/enable=0\\n", "A: buffer/length=0\\n"]
+        return (lines.joined(separator: "\n") + "\n\n", "/sys" + path, "/dev/iio:device\(index)")
+    }
+
     /// Apple's ambient light sensor: a hwmon device with `light`.
     static func hwmonLight(_ index: Int, light: String) -> (description: String, syspath: String) {
         let path = "/devices/platform/applesmc.768/hwmon/hwmon\(index)"

@@ -20,7 +20,7 @@ import Testing
         switch sensor.shape {
         case .polled(let value, let scale, let offset): text += [value, scale ?? "-", offset ?? "-"].joined(separator: " ")
         case .hwmonLight: text += "hwmon"
-        case .bufferedOnly(let channel): text += "buffered \(channel)"
+        case .buffered(let channel): text += "buffered \(channel)"
         case .evdevSwitch(let node): text += "evdev \(node)"
         }
         if let near = sensor.nearLevel { text += " near \(near.value) (\(near.source))" }
@@ -42,8 +42,8 @@ import Testing
         Row(name: "HID ALS's intensity_both read through its raw attribute", attributes: ["in_intensity_both_raw": "70", "in_intensity_scale": "0.1",
                                                                                     "scan_elements/in_intensity_both_en": "0"],
             expected: ["light: in_intensity_both_raw in_intensity_scale -"]),
-        Row(name: "buffered-only light is listed, not read", attributes: ["scan_elements/in_intensity_both_en": "0"],
-            expected: ["light: buffered in_intensity_both unusable: only the buff"]),
+        Row(name: "buffered-only light is read through its buffer", attributes: ["scan_elements/in_intensity_both_en": "0"],
+            expected: ["light: buffered intensity_both"]),
         Row(name: "hwmon light", subsystem: "hwmon", attributes: ["light": "(1,2)"], expected: ["light: hwmon"]),
         Row(name: "hwmon without light", subsystem: "hwmon", attributes: ["temp1_input": "3"], expected: []),
         Row(name: "proximity, udev near level beats sysfs", attributes: ["in_proximity_raw": "5", "in_proximity_nearlevel": "300"],
