@@ -97,7 +97,7 @@ let package = Package(
         // libiio/libudev handle is owned by one thread and never crosses into async code.
         .target(
             name: "SensorIIO",
-            dependencies: ["OrientationCore", "SensorPipeline", "SensorLog", "CLibIIO", "CLibUdev", "OwnerThreads",
+            dependencies: ["OrientationCore", "SensorPipeline", "SensorLog", "CLibIIO", "CLibUdev", "CSystemShims", "OwnerThreads",
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),

@@ -6,9 +6,11 @@ The sensor is a umockdev fixture (accel_3d, le:s16/32>>0 plus a timestamp) whose
 /dev/iio:device0 is a PTY fed by a umockdev script at 100 samples/s. Counts come from
 /proc: context switches summed over every thread of the daemon, and utime+stime.
 Usage: Benchmarks/iio-wakeups.py [path/to/orientationd]   (make bench-iio)
-       Benchmarks/iio-wakeups.py --idle [path/to/orientationd]   (make bench-idle: the sensor
-       present, nobody subscribed, 20 s: wake-ups, threads and resident memory; measured twice,
+       Benchmarks/iio-wakeups.py --idle [path/to/orientationd]   (make bench-idle: the sensors
+       present (accelerometer, light, proximity), nobody subscribed, 20 s: wake-ups, threads and resident memory; measured twice,
        socket only and with --dbus on a private system-like bus)
+       Benchmarks/iio-wakeups.py --topics [path/to/orientationd]   (one client subscribed to the
+       light and proximity topics only: wake-ups at the sensors' own rates)
 """
 import os, re, socket, struct, subprocess, sys, tempfile, time
 
@@ -24,6 +26,14 @@ DESCRIPTION = "\n".join([
      for k, v in (("en", 0), ("index", i), ("type", "le:s16/32>>0"))] + [
     "A: scan_elements/in_timestamp_en=0\\n", "A: scan_elements/in_timestamp_index=3\\n",
     "A: scan_elements/in_timestamp_type=le:s64/64>>0\\n", "A: buffer/enable=0\\n", "A: buffer/length=0\\n",
+]) + "\n\n"
+
+# Issue 17: the idle daemon has a light and a proximity sensor too (a vcnl4000-like device),
+# unclaimed: they must cost no thread and no wake-up.
+AUXILIARY = "\n".join([
+    "P: /devices/platform/fake-vcnl4000/iio:device1", "E: DEVTYPE=iio_device", "E: SUBSYSTEM=iio",
+    "A: name=vcnl4000\\n", "A: in_illuminance_raw=400\\n", "A: in_illuminance_scale=0.25\\n",
+    "A: in_proximity_raw=10\\n", "A: in_proximity_nearlevel=1000\\n",
 ]) + "\n\n"
 
 def feed_script(samples):
@@ -110,8 +120,9 @@ def private_bus(tmp):
     return bus, f"unix:path={tmp}/bus"
 
 def measure_idle(tmp, seconds=20, dbus=False):
-    """The daemon with a sensor present and nobody subscribed (nor claiming): it should sleep."""
-    with open(f"{tmp}/accel.umockdev", "w") as f: f.write(DESCRIPTION)
+    """The daemon with sensors present (accelerometer, light, proximity) and nobody subscribed
+    (nor claiming): it should sleep."""
+    with open(f"{tmp}/accel.umockdev", "w") as f: f.write(DESCRIPTION + AUXILIARY)
     sock = f"{tmp}/idle.sock"
     env = {"PATH": "/usr/bin:/bin"}
     extra, bus = [], None
@@ -138,12 +149,49 @@ def measure_idle(tmp, seconds=20, dbus=False):
         os.killpg(runner.pid, 15); runner.wait()
         if bus: bus.terminate(); bus.wait()
 
+def measure_topics(tmp, seconds=20):
+    """Issue 17: one socket client subscribed to light and proximity only (the accelerometer
+    stays closed): the daemon should wake at the sensors' own rates (light every 0.8 s,
+    proximity every 0.7 s, each wake-up one read) and not otherwise."""
+    with open(f"{tmp}/accel.umockdev", "w") as f: f.write(DESCRIPTION + AUXILIARY)
+    sock = f"{tmp}/topics.sock"
+    runner = subprocess.Popen(["umockdev-run", "-d", f"{tmp}/accel.umockdev", "--", daemon, "--socket", sock,
+                               "--log-level", "warning"], env={"PATH": "/usr/bin:/bin"}, start_new_session=True)
+    try:
+        for _ in range(500):
+            if os.path.exists(sock): break
+            time.sleep(0.01)
+        client = socket.socket(socket.AF_UNIX)
+        client.connect(sock)
+        client.sendall(b'{"op":"subscribe","topics":["light","proximity"]}\n')
+        time.sleep(WARMUP)
+        pid = int(open(f"/proc/{runner.pid}/task/{runner.pid}/children").read().split()[0])
+        s0, c0 = counters(pid)
+        time.sleep(seconds)
+        s1, c1 = counters(pid)
+        rss, threads = resident_and_threads(pid)
+        switched, ended = switches_between(s0, s1)
+        client.close()
+        return switched / seconds, (c1 - c0) * 1000 / seconds, rss, threads
+    finally:
+        os.killpg(runner.pid, 15); runner.wait()
+
 def main():
     global daemon
     args = [a for a in sys.argv[1:] if a != "--idle"]
     daemon = args[0] if args else daemon
+    if "--topics" in sys.argv[1:]:
+        args = [a for a in args if a != "--topics"]
+        daemon = args[0] if args else daemon
+        with tempfile.TemporaryDirectory() as tmp:
+            wakeups, cpu, rss, threads = measure_topics(tmp)
+        print(f"orientationd ({daemon}), one client subscribed to light and proximity, 20 s measured")
+        print("| wake-ups/s (context switches, all threads) | CPU ms/s | resident memory | threads |")
+        print("|---:|---:|---:|---:|")
+        print(f"| {wakeups:.1f} | {cpu:.1f} | {rss:.1f} MiB | {threads} |")
+        return
     if "--idle" in sys.argv[1:]:
-        print(f"orientationd ({daemon}), a umockdev accelerometer present, no subscriber, 20 s measured")
+        print(f"orientationd ({daemon}), a umockdev accelerometer, light and proximity sensor present, no subscriber, 20 s measured")
         print("| mode | wake-ups in 20 s (context switches, all threads) | threads that ended meanwhile | CPU ms in 20 s | resident memory | threads |")
         print("|---|---:|---:|---:|---:|---:|")
         for dbus in (False, True):

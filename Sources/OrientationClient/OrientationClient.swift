@@ -37,16 +37,18 @@ public struct OrientationClient: Sendable {
         public var age: Double?
         public var sensorActive: Bool
         public var subscribers: Int
+        /// The light, proximity and compass sensors (empty from a daemon before topics).
+        public var sensors: [AuxiliarySensorState] = []
     }
 
     /// The current state without subscribing (so without opening the sensor).
     public func get() async throws -> Snapshot {
         try await withConnection { connection in
             let reply = try await connection.request(.get)
-            guard case let .state(state, age, active, subscribers, _) = reply else {
+            guard case let .state(state, age, active, subscribers, sensors, _) = reply else {
                 throw OrientationClientError.unexpectedReply(reply.line)
             }
-            return Snapshot(state: state, age: age, sensorActive: active, subscribers: subscribers)
+            return Snapshot(state: state, age: age, sensorActive: active, subscribers: subscribers, sensors: sensors)
         }
     }
 
@@ -81,7 +83,12 @@ public struct OrientationClient: Sendable {
     /// With `sensorChanges`, it also yields `.sensor` whenever the daemon's sensor opens,
     /// closes, is absent or fails (``OrientationState/sensor``); every state it yields carries
     /// the sensor's status either way, when the daemon sends one.
-    public func updates(reconnect: ReconnectPolicy = .default, sensorChanges: Bool = false) -> AsyncStream<OrientationUpdate> {
+    ///
+    /// `topics` (default: the orientation only) adds light, proximity and compass readings
+    /// (`.reading`); a list without `.orientation` yields no orientation changes, and its
+    /// `.connected` state is the orientation as it stood.
+    public func updates(reconnect: ReconnectPolicy = .default, sensorChanges: Bool = false,
+                        topics: [SubscriptionTopic]? = nil) -> AsyncStream<OrientationUpdate> {
         let (stream, continuation) = AsyncStream.makeStream(of: OrientationUpdate.self)
         let client = self
         let task = Task {
@@ -90,7 +97,7 @@ public struct OrientationClient: Sendable {
             while !Task.isCancelled {
                 do {
                     let connection = try await client.connect()
-                    let reply = try await connection.request(.subscribe)
+                    let reply = try await connection.request(.subscribe, topics: topics)
                     guard case .subscribed(let state, _) = reply else {
                         throw OrientationClientError.unexpectedReply(reply.line)
                     }
@@ -103,6 +110,7 @@ public struct OrientationClient: Sendable {
                             case .orientation(let s): continuation.yield(.orientation(s))
                             case .lock(let s, _): continuation.yield(.lock(s))
                             case .sensor(let s): if sensorChanges { continuation.yield(.sensor(s)) }
+                            case .reading(let r): continuation.yield(.reading(r))
                             case .goodbye(let why): reason = why
                             case .error(let error, _): reason = "\(error)"
                             default: break

@@ -8,7 +8,7 @@ import Synchronization
 ///
 /// Contract: ``connect(socketPath:eventLoopGroup:)`` returns after the server's `hello` (available
 /// as ``hello``), or throws ``OrientationClientError/server(_:)`` when the server refuses instead
-/// (`too-many-clients`). ``request(_:)`` sends a request with a fresh id and returns the reply with that
+/// (`too-many-clients`). ``request(_:topics:)`` sends a request with a fresh id and returns the reply with that
 /// id; events (messages without an id) go to ``events``. When the connection ends, pending
 /// requests fail with ``OrientationClientError/connectionClosed`` and ``events`` finishes.
 public final class OrientationConnection: Sendable {
@@ -112,7 +112,7 @@ public final class OrientationConnection: Sendable {
 
     /// Sends `op` and waits for its reply; an `error` reply is thrown as
     /// ``OrientationClientError/server(_:)``.
-    public func request(_ op: ClientRequest.Op) async throws -> ServerMessage {
+    public func request(_ op: ClientRequest.Op, topics: [SubscriptionTopic]? = nil) async throws -> ServerMessage {
         let reply: ServerMessage = try await withCheckedThrowingContinuation { continuation in
             let id: Int? = pending.withLock { state in
                 guard !state.closed else { return nil }
@@ -125,7 +125,7 @@ public final class OrientationConnection: Sendable {
                 continuation.resume(throwing: OrientationClientError.connectionClosed)
                 return
             }
-            outbound.yield(ClientRequest(op, id: .number(Double(id))).line)
+            outbound.yield(ClientRequest(op, id: .number(Double(id)), topics: topics).line)
         }
         if case .error(let error, _) = reply { throw OrientationClientError.server(error) }
         return reply
@@ -205,9 +205,9 @@ extension ServerMessage {
     /// The `id` of a reply, `nil` for events.
     var replyID: JSONValue? {
         switch self {
-        case .subscribed(_, let id), .unsubscribed(let id), .state(_, _, _, _, let id), .pong(let id), .lock(_, let id), .error(_, let id):
+        case .subscribed(_, let id), .unsubscribed(let id), .state(_, _, _, _, _, let id), .pong(let id), .lock(_, let id), .error(_, let id):
             id
-        case .hello, .orientation, .sensor, .goodbye, .unknown:
+        case .hello, .orientation, .sensor, .reading, .goodbye, .unknown:
             nil
         }
     }

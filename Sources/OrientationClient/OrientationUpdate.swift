@@ -1,4 +1,4 @@
-/// What ``OrientationClient/updates(reconnect:sensorChanges:)`` yields.
+/// What ``OrientationClient/updates(reconnect:sensorChanges:topics:)`` yields.
 public enum OrientationUpdate: Hashable, Sendable {
     /// Subscribed (first time or after a reconnect): the daemon's current state, at once.
     case connected(OrientationState)
@@ -8,6 +8,9 @@ public enum OrientationUpdate: Hashable, Sendable {
     case lock(OrientationState)
     /// The sensor's state changed (``OrientationState/sensor``): opened, closed, absent, failed.
     case sensor(OrientationState)
+    /// A light, proximity or compass sensor's reading or presence changed (only for the topics
+    /// asked for; after `.connected`, once with each one's current state).
+    case reading(AuxiliarySensorState)
     /// The connection ended (daemon stopped, restarted, or unreachable); a reconnect follows
     /// unless the policy gave up.
     case disconnected(reason: String)
@@ -16,7 +19,7 @@ public enum OrientationUpdate: Hashable, Sendable {
     public var state: OrientationState? {
         switch self {
         case .connected(let s), .orientation(let s), .lock(let s), .sensor(let s): s
-        case .disconnected: nil
+        case .disconnected, .reading: nil
         }
     }
 }

@@ -1,4 +1,4 @@
-/// How ``OrientationClient/updates(reconnect:sensorChanges:)`` retries: exponential backoff with jitter.
+/// How ``OrientationClient/updates(reconnect:sensorChanges:topics:)`` retries: exponential backoff with jitter.
 public struct ReconnectPolicy: Hashable, Sendable {
     /// Delay before the first retry, seconds.
     public var initialDelay: Double

@@ -148,5 +148,5 @@ public struct ConfigFileErrors: Error, Hashable, Sendable, CustomStringConvertib
 extension ConfigFile {
     /// Every section of orientationd's configuration file. Any tool reading that file (the
     /// daemon, `orientationctl replay --config`) accepts all of them, using the ones it needs.
-    public static let orientationdSections: Set<String> = ["detector", "server", "sensor", "dbus"]
+    public static let orientationdSections: Set<String> = ["detector", "server", "sensor", "dbus", "light", "proximity", "compass"]
 }

@@ -16,3 +16,15 @@ public enum ProxySensor: Int, CaseIterable, Sendable, Hashable, CustomStringConv
         }
     }
 }
+
+extension ProxySensor {
+    /// The light, proximity or compass sensor this is (`nil` for the accelerometer).
+    public var auxiliaryKind: AuxiliarySensorKind? {
+        switch self {
+        case .accelerometer: nil
+        case .light: .light
+        case .proximity: .proximity
+        case .compass: .compass
+        }
+    }
+}

@@ -9,7 +9,7 @@ import ServiceLifecycle
 /// The running daemon: the socket server, the sensor pipeline between the source and the hub,
 /// and (for real sensors) the udev hotplug monitor, wired together.
 ///
-/// Contract: ``start(source:detector:server:listeningSocket:exitWhenDone:watchHotplug:dbus:sleeper:logger:)``
+/// Contract: ``start(source:detector:server:listeningSocket:exitWhenDone:watchHotplug:dbus:auxiliarySensors:sleeper:logger:)``
 /// returns once the socket accepts connections (a bad socket path fails here, before anything
 /// else runs).
 /// ``serviceGroup(logger:shutdownSignals:ignoredSignals:reloadSignals:reload:watchdogInterval:stallsShutdownForTesting:)``
@@ -22,15 +22,18 @@ public final class OrientationService: Sendable {
     public let pipeline: SensorPipeline
     /// The net.hadess.SensorProxy facade, with `--dbus`.
     public let sensorProxy: SensorProxyBus?
+    /// The light, proximity and compass sensors (real sensors only: `nil` for a replay).
+    public let auxiliary: AuxiliarySensors?
     private let monitor: UdevMonitor?
     /// How the pipeline's back-off and the watchdog wait.
     private let sleeper: Sleeper
 
-    private init(server: OrientationSocketServer, pipeline: SensorPipeline, sensorProxy: SensorProxyBus?, monitor: UdevMonitor?,
-                 sleeper: Sleeper) {
+    private init(server: OrientationSocketServer, pipeline: SensorPipeline, sensorProxy: SensorProxyBus?,
+                 auxiliary: AuxiliarySensors?, monitor: UdevMonitor?, sleeper: Sleeper) {
         self.server = server
         self.pipeline = pipeline
         self.sensorProxy = sensorProxy
+        self.auxiliary = auxiliary
         self.monitor = monitor
         self.sleeper = sleeper
     }
@@ -38,6 +41,7 @@ public final class OrientationService: Sendable {
     public static func start(source: any SensorSource, detector: OrientationDetector.Configuration,
                              server configuration: ServerConfiguration, listeningSocket: Int32? = nil,
                              exitWhenDone: Bool = false, watchHotplug: Bool, dbus: Bool = false,
+                             auxiliarySensors: AuxiliarySettings? = nil,
                              sleeper: Sleeper = .task, logger: Logger) async throws -> OrientationService {
         _ = try OrientationDetector(configuration: detector)
         // The pipeline's inbox exists before the server: a client queued on an activated socket
@@ -50,20 +54,52 @@ public final class OrientationService: Sendable {
         let status = SensorStatusTracker { status in hubBox.handle?.setSensorStatus(status) }
         // A socket subscriber and a D-Bus claimer claim the sensor alike (issue 7).
         let claims = ClaimSources(commands: commands, onChange: { status.claimed($0) })
-        let sensorProxy = dbus ? SensorProxyBus(initial: SensorProxyState(hasAccelerometer: await source.isPresent()), logger: logger,
-                                                onClaimChange: { sensor, claimed in
-                                                    // Light, proximity and compass are claimed and tracked, but no
-                                                    // driver reads them yet: their values stay absent.
-                                                    if sensor == .accelerometer { claims.set("dbus", claimed: claimed) }
-                                                }) : nil
+        // Light, proximity and compass (issue 17): every state change, live or replayed, goes
+        // through this one closure, to the socket's hub and to the D-Bus facade.
+        let busBox = SensorProxyBox()
+        let publishSensor: @Sendable (AuxiliarySensorState) -> Void = { sensor in
+            hubBox.handle?.publish(sensor: sensor)
+            busBox.bus?.publish { $0.update(sensor) }
+        }
+        let auxiliary = auxiliarySensors.map { settings in AuxiliarySensors(settings: settings, logger: logger, onChange: publishSensor) }
+        await auxiliary?.rescan()
+        // A replayed v2 log's light and proximity levels (none for live sensors).
+        let replayed = (source as? ReplaySource).flatMap { replay in ReplayedReadings(replay: replay, logger: logger, publish: publishSensor) }
+        var initial = SensorProxyState(hasAccelerometer: await source.isPresent())
+        for kind in AuxiliarySensorKind.allCases {
+            if let sensor = auxiliary?.service(kind).state { initial.update(sensor) }
+        }
+        for sensor in replayed?.initial ?? [] { initial.update(sensor) }
+        let sensorProxy = dbus ? SensorProxyBus(initial: initial, logger: logger, onClaimChange: { sensor, claimed in
+            guard let kind = sensor.auxiliaryKind else { return claims.set("dbus", claimed: claimed) }
+            guard let service = auxiliary?.service(kind) else {
+                // No live sensor of this kind (a replay): nothing to wait for.
+                if claimed { busBox.bus?.readingReady(sensor) }
+                return
+            }
+            guard claimed else { return service.setClaimed("dbus", false) }
+            // The claim is answered once the first reading is published (bounded by the bus).
+            // Called under the sensor's lock: only hand the state over.
+            service.setClaimed("dbus") { state in
+                busBox.bus?.publish { $0.update(state) }
+                busBox.bus?.readingReady(sensor)
+            }
+        }) : nil
+        busBox.set(sensorProxy)
         let server = try await OrientationSocketServer.start(
             configuration: configuration, logger: logger, listeningSocket: listeningSocket,
             onClaimChange: { claims.set("socket", claimed: $0) },
             onStateChange: { state in sensorProxy?.publish { $0.update(device: state.orientation, locked: state.locked) } },
+            onTopicClaimChange: { kind, claimed in auxiliary?.service(kind).setClaimed("socket", claimed) },
             sensorStatus: status.current)
         let hub = server.hub
         hubBox.set(hub)
         status.republish()
+        // What the closure could not hand over before the hub existed.
+        for kind in AuxiliarySensorKind.allCases {
+            if let sensor = auxiliary?.service(kind).state { publishSensor(sensor) }
+        }
+        for sensor in replayed?.initial ?? [] { publishSensor(sensor) }
         let pipeline = try SensorPipeline(source: source, configuration: detector, logger: logger, commands: commands,
                                           sleeper: sleeper) { event in
             switch event {
@@ -78,6 +114,8 @@ public final class OrientationService: Sendable {
                 hub.publish(orientation: .unknown, time: nil)
                 // Not source.isPresent(): that enumerates udev, and this runs in the reader's task.
                 status.failed(reason, present: !source.lastOpenFoundNoSensor)
+            case .recordedReadings(let light, let proximity):
+                replayed?.take(light: light, proximity: proximity)
             case .sourceFinished:
                 status.ended()
                 if exitWhenDone { commands.finish() }
@@ -90,6 +128,9 @@ public final class OrientationService: Sendable {
             let udevMonitor = UdevMonitor(logger: logger) { event in
                 logger.info("udev event", metadata: ["action": "\(event.action)", "device": "\(event.device)"])
                 if ["add", "remove", "change"].contains(event.action) {
+                    // On the monitor's own thread, like the presence check below.
+                    auxiliary?.rescanOnCallingThread(removed: event.action == "remove" ? event.device : nil)
+                    guard event.device.hasPrefix("iio:device") else { return }
                     pipeline.restart()
                     if let sensorProxy {
                         // On the monitor's own thread: enumerating here blocks nothing else.
@@ -113,8 +154,8 @@ public final class OrientationService: Sendable {
                 throw error
             }
         }
-        return OrientationService(server: server, pipeline: pipeline, sensorProxy: sensorProxy, monitor: monitor,
-                                  sleeper: sleeper)
+        return OrientationService(server: server, pipeline: pipeline, sensorProxy: sensorProxy, auxiliary: auxiliary,
+                                  monitor: monitor, sleeper: sleeper)
     }
 
     /// What a reload did: the settings that need a restart to change (kept as they were).
@@ -128,7 +169,7 @@ public final class OrientationService: Sendable {
     /// before changing anything: on a throw nothing changed.
     /// - Throws: the first problem (a detector parameter, an unknown privileged group).
     public func reload(detector: OrientationDetector.Configuration, server new: ServerConfiguration,
-                       sensor: IIOSettings?) async throws -> ReloadOutcome {
+                       sensor: IIOSettings?, auxiliarySensors: AuxiliarySettings? = nil) async throws -> ReloadOutcome {
         _ = try OrientationDetector(configuration: detector)
         var outcome = ReloadOutcome()
         outcome.needRestart = try await server.reconfigure(new)
@@ -137,6 +178,7 @@ public final class OrientationService: Sendable {
             iio.update(settings: sensor)
             pipeline.restart()
         }
+        if let auxiliarySensors, let auxiliary { await auxiliary.update(settings: auxiliarySensors) }
         return outcome
     }
 
@@ -157,7 +199,7 @@ public final class OrientationService: Sendable {
 
     /// The services: the socket server and the pipeline; a finished replay with `exitWhenDone`
     /// shuts the group down. SIGTERM and SIGINT shut it down gracefully: pass `shutdownSignals`
-    /// created before ``start(source:detector:server:listeningSocket:exitWhenDone:watchHotplug:dbus:sleeper:logger:)``
+    /// created before ``start(source:detector:server:listeningSocket:exitWhenDone:watchHotplug:dbus:auxiliarySensors:sleeper:logger:)``
     /// so that a signal during startup is kept rather than fatal; without it the group traps
     /// them itself once it runs.
     ///
@@ -180,7 +222,8 @@ public final class OrientationService: Sendable {
                              watchdogInterval: Double? = nil, stallsShutdownForTesting: Bool = false) -> ServiceGroup {
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: SocketServerService(server: server)),
-            .init(service: PipelineService(pipeline: pipeline, monitor: monitor, stallsShutdown: stallsShutdownForTesting),
+            .init(service: PipelineService(pipeline: pipeline, monitor: monitor, auxiliary: auxiliary,
+                                           stallsShutdown: stallsShutdownForTesting),
                   successTerminationBehavior: .gracefullyShutdownGroup),
         ]
         if let reloadSignals, let reload {

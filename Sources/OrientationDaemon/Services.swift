@@ -22,6 +22,8 @@ struct SocketServerService: Service {
 struct PipelineService: Service {
     let pipeline: SensorPipeline
     let monitor: UdevMonitor?
+    /// The light, proximity and compass sensors, closed with the pipeline.
+    var auxiliary: AuxiliarySensors? = nil
     /// Tests only: never finish, ignoring cancellation, as a sensor whose close hangs would.
     var stallsShutdown = false
 
@@ -33,6 +35,7 @@ struct PipelineService: Service {
         }
         if stallsShutdown { await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in } }
         await monitor?.stop()
+        await auxiliary?.stop()
     }
 }
 

@@ -19,10 +19,14 @@ public struct ClientRequest: Hashable, Sendable {
 
     public var op: Op
     public var id: JSONValue?
+    /// What a `subscribe` asks for (`nil`: the orientation only, as before topics existed).
+    /// A new `subscribe` replaces the connection's topics; `unsubscribe` ends them all.
+    public var topics: [SubscriptionTopic]?
 
-    public init(_ op: Op, id: JSONValue? = nil) {
+    public init(_ op: Op, id: JSONValue? = nil, topics: [SubscriptionTopic]? = nil) {
         self.op = op
         self.id = id
+        self.topics = topics
     }
 
     /// Parses one line (without its `\n`).
@@ -52,7 +56,21 @@ public struct ClientRequest: Hashable, Sendable {
         let id = value["id"]
         if let id, case .object = id { throw ProtocolError(.invalidRequest, "\"id\" must be a string, number, boolean or null") }
         if let id, case .array = id { throw ProtocolError(.invalidRequest, "\"id\" must be a string, number, boolean or null") }
-        return ClientRequest(op, id: id)
+        var topics: [SubscriptionTopic]? = nil
+        if op == .subscribe, let list = value["topics"] {
+            let known = SubscriptionTopic.allCases.map(\.rawValue).joined(separator: ", ")
+            guard case .array(let items) = list, !items.isEmpty else {
+                throw ProtocolError(.invalidRequest, "\"topics\" must be a non-empty array of topic names (\(known))")
+            }
+            topics = []
+            for item in items {
+                guard let name = item.stringValue, let topic = SubscriptionTopic(rawValue: name) else {
+                    throw ProtocolError(.invalidRequest, "unknown topic \(item.stringValue.map { "\"\(String($0.prefix(64)))\"" } ?? item.kindName); known topics: \(known)")
+                }
+                if !topics!.contains(topic) { topics!.append(topic) }
+            }
+        }
+        return ClientRequest(op, id: id, topics: topics)
     }
 
     /// The id of a line that failed to parse as a request, when it is at least a JSON object
@@ -68,6 +86,7 @@ public struct ClientRequest: Hashable, Sendable {
     /// The request as a line (without `\n`).
     public var line: String {
         var members: [(String, JSONValue)] = [("op", .string(op.rawValue))]
+        if let topics { members.append(("topics", .array(topics.map { .string($0.rawValue) }))) }
         if let id { members.append(("id", id)) }
         return JSONWriter.serialize(.object(members))
     }

@@ -10,7 +10,9 @@ public enum ServerMessage: Hashable, Sendable {
     case unsubscribed(id: JSONValue?)
     /// Reply to `get`: the state, how many seconds ago it last changed (`nil` before any change),
     /// whether a sensor is currently claimed, and how many clients subscribe.
-    case state(state: OrientationState, age: Double?, sensorActive: Bool, subscribers: Int, id: JSONValue?)
+    /// `sensors`: the light, proximity and compass sensors' states (members `light`,
+    /// `proximity`, `compass`; empty from a server before topics).
+    case state(state: OrientationState, age: Double?, sensorActive: Bool, subscribers: Int, sensors: [AuxiliarySensorState] = [], id: JSONValue?)
     /// Reply to `ping`.
     case pong(id: JSONValue?)
     /// An orientation change, to subscribers.
@@ -20,6 +22,10 @@ public enum ServerMessage: Hashable, Sendable {
     /// The sensor's state changed (to subscribers): opened, closed, absent, failed (with why).
     /// Carries the whole state; `seq` does not change for it.
     case sensor(state: OrientationState)
+    /// A light, proximity or compass reading or presence change (type `light`, `proximity`,
+    /// `compass`), to subscribers of that topic; also sent once right after `subscribed` for
+    /// each such topic, with the current state.
+    case reading(AuxiliarySensorState)
     /// Something was wrong with a request; unless the code closes the connection, it stays open.
     case error(ProtocolError, id: JSONValue?)
     /// The server is shutting down; the connection closes after this line.
@@ -40,15 +46,19 @@ public enum ServerMessage: Hashable, Sendable {
         }
         switch self {
         case let .hello(version, server, state):
-            return with("hello", [("protocol", .number(Double(version))), ("server", .string(server))] + state.members)
+            return with("hello", [("protocol", .number(Double(version))), ("server", .string(server))] + state.members
+                        + [("topics", .array(SubscriptionTopic.allCases.map { .string($0.rawValue) }))])
         case let .subscribed(state, id):
             return with("subscribed", state.members, id: id)
         case let .unsubscribed(id):
             return with("unsubscribed", [], id: id)
-        case let .state(state, age, sensorActive, subscribers, id):
+        case let .state(state, age, sensorActive, subscribers, sensors, id):
             return with("state", state.members + [("age", age.map { .number($0) } ?? .null),
                                                   ("sensor-active", .bool(sensorActive)),
-                                                  ("subscribers", .number(Double(subscribers)))], id: id)
+                                                  ("subscribers", .number(Double(subscribers)))]
+                        + sensors.map { ($0.kind.rawValue, .object($0.members)) }, id: id)
+        case let .reading(sensor):
+            return with(sensor.kind.rawValue, sensor.members)
         case let .pong(id):
             return with("pong", [], id: id)
         case let .orientation(state):
@@ -92,7 +102,9 @@ public enum ServerMessage: Hashable, Sendable {
             }
             return .state(state: try OrientationState(members: value), age: value["age"]?.numberValue,
                           sensorActive: value["sensor-active"]?.boolValue ?? false,
-                          subscribers: subscribers, id: id)
+                          subscribers: subscribers,
+                          sensors: AuxiliarySensorKind.allCases.compactMap { kind in value[kind.rawValue].map { AuxiliarySensorState(kind: kind, members: $0) } },
+                          id: id)
         case "pong": return .pong(id: id)
         case "orientation": return .orientation(state: try OrientationState(members: value))
         case "lock": return .lock(state: try OrientationState(members: value), id: id)
@@ -102,6 +114,7 @@ public enum ServerMessage: Hashable, Sendable {
                 throw ProtocolError(.invalidMessage, "error with an unknown code")
             }
             return .error(ProtocolError(code, value["message"]?.stringValue ?? ""), id: id)
+        case "light", "proximity", "compass": return .reading(AuxiliarySensorState(kind: AuxiliarySensorKind(rawValue: type)!, members: value))
         case "goodbye": return .goodbye(reason: value["reason"]?.stringValue ?? "")
         default: return .unknown(type: type)
         }

@@ -34,8 +34,12 @@ final class ClientConnectionHandler: ChannelInboundHandler {
     var admission: (user: UInt32?, privileged: Bool)? = nil
     private var registered = false
     private var closing = false
-    /// The newest event not yet written because the connection was not writable.
-    private var pendingEvent: String?
+    /// The newest event per topic not yet written because the connection was not writable (an
+    /// orientation, lock or sensor event carries the whole orientation state, so the newest
+    /// replaces the others; a light reading must not replace an orientation).
+    private var pendingEvents: [SubscriptionTopic: String] = [:]
+    /// What the connection subscribes to (set by the hub).
+    var topics: Set<SubscriptionTopic> = []
     /// Set by the hub. A subscriber has no idle timer at all (an idle daemon with subscribers
     /// sets no periodic timers); unsubscribing starts it afresh.
     var isSubscribed = false {
@@ -209,15 +213,21 @@ final class ClientConnectionHandler: ChannelInboundHandler {
         }
         switch request.op {
         case .subscribe:
-            hub.setSubscribed(self, true)
-            pendingEvent = nil
+            let topics = request.topics ?? [.orientation]
+            hub.setTopics(self, Set(topics))
+            pendingEvents = [:]
             send(.subscribed(state: hub.state, id: request.id))
+            // Each sensor topic's current state at once, as `subscribed` carries the orientation's.
+            for kind in topics.compactMap(\.sensor) {
+                if let sensor = hub.sensors[kind] { send(.reading(sensor)) }
+            }
         case .unsubscribe:
-            hub.setSubscribed(self, false)
-            pendingEvent = nil
+            hub.setTopics(self, [])
+            pendingEvents = [:]
             send(.unsubscribed(id: request.id))
         case .get:
-            send(.state(state: hub.state, age: hub.age, sensorActive: hub.sensorActive, subscribers: hub.subscribers, id: request.id))
+            send(.state(state: hub.state, age: hub.age, sensorActive: hub.sensorActive, subscribers: hub.subscribers,
+                        sensors: AuxiliarySensorKind.allCases.compactMap { hub.sensors[$0] }, id: request.id))
         case .ping:
             send(.pong(id: request.id))
         case .lock, .unlock:
@@ -258,21 +268,27 @@ final class ClientConnectionHandler: ChannelInboundHandler {
         context.writeAndFlush(wrapOutboundOut(out), promise: nil)
     }
 
-    /// Delivers an event line, coalescing while the client is slow.
-    func deliverEvent(_ line: String) {
+    /// Delivers an event line of `topic`, coalescing per topic while the client is slow.
+    func deliverEvent(_ line: String, topic: SubscriptionTopic = .orientation) {
         guard let context, !closing else { return }
         if context.channel.isWritable {
             write(line)
         } else {
-            if pendingEvent != nil { coalesced += 1 }
-            pendingEvent = line
+            if pendingEvents[topic] != nil { coalesced += 1 }
+            pendingEvents[topic] = line
         }
     }
 
+    /// Writes the coalesced events, orientation first.
+    private func flushPendingEvents() {
+        let pending = pendingEvents
+        pendingEvents = [:]
+        for topic in SubscriptionTopic.allCases { if let line = pending[topic] { write(line) } }
+    }
+
     func channelWritabilityChanged(context: ChannelHandlerContext) {
-        if context.channel.isWritable, let line = pendingEvent {
-            pendingEvent = nil
-            write(line)
+        if context.channel.isWritable, !pendingEvents.isEmpty {
+            flushPendingEvents()
         }
         context.fireChannelWritabilityChanged()
     }
@@ -289,10 +305,7 @@ final class ClientConnectionHandler: ChannelInboundHandler {
 
     func closeWithGoodbye(reason: String) -> EventLoopFuture<Void> {
         guard let context, !closing else { return hub.eventLoop.makeSucceededVoidFuture() }
-        if let line = pendingEvent {
-            pendingEvent = nil
-            write(line)
-        }
+        flushPendingEvents()
         write(ServerMessage.goodbye(reason: reason).line)
         closing = true
         let promise = hub.eventLoop.makePromise(of: Void.self)

@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import OwnerThreads
+import OrientationCore
 import OrientationProtocol
 import Synchronization
 import Glibc
@@ -10,7 +11,7 @@ import Glibc
 /// The Unix-socket server: binds (or adopts a socket from systemd), runs every connection on one
 /// event loop with the ``SubscriptionHub``, and shuts down gracefully.
 ///
-/// Contract: ``start(configuration:logger:listeningSocket:onClaimChange:onStateChange:sensorStatus:)`` returns
+/// Contract: ``start(configuration:logger:listeningSocket:onClaimChange:onStateChange:onTopicClaimChange:sensorStatus:)`` returns
 /// once the socket accepts connections (or throws ``ServerError`` with a clear reason). ``shutdown(reason:)``
 /// sends every client `goodbye`, closes all connections and the listener, and removes the socket
 /// file it created (never one systemd passed in, never a file that is no longer ours).
@@ -41,9 +42,12 @@ public final class OrientationSocketServer: Sendable {
     ///     then neither prepared nor removed.
     ///   - onClaimChange: called when the first client subscribes (`true`) and the last leaves.
     ///   - onStateChange: called (on the hub's loop) after every change of the published state.
+    ///   - onTopicClaimChange: called (on the hub's loop) when the first client subscribes to a
+    ///     light, proximity or compass topic (`true`) and when the last one leaves it.
     public static func start(configuration: ServerConfiguration, logger: Logger, listeningSocket: Int32? = nil,
                              onClaimChange: @escaping @Sendable (Bool) -> Void,
                              onStateChange: @escaping @Sendable (OrientationState) -> Void = { _ in },
+                             onTopicClaimChange: @escaping @Sendable (AuxiliarySensorKind, Bool) -> Void = { _, _ in },
                              sensorStatus: SensorStatus? = nil) async throws -> OrientationSocketServer {
         let privileges = try await Self.privileges(configuration)
         // Our own socket is bound here, with its mode and group from the start (SocketPath);
@@ -64,7 +68,8 @@ public final class OrientationSocketServer: Sendable {
         let loop = group.next()
         let boundHub = try await loop.submit {
             let hub = SubscriptionHub(eventLoop: loop, configuration: configuration, privileges: privileges,
-                                      logger: logger, onClaimChange: onClaimChange, onStateChange: onStateChange)
+                                      logger: logger, onClaimChange: onClaimChange, onStateChange: onStateChange,
+                                      onTopicClaimChange: onTopicClaimChange)
             // The sensor's state from the first hello on (a client can connect the moment the
             // socket listens).
             if let sensorStatus { hub.setSensorStatus(sensorStatus) }

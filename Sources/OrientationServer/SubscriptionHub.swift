@@ -35,15 +35,22 @@ public final class SubscriptionHub {
     private let onClaimChange: @Sendable (Bool) -> Void
     /// Called on the loop after every change of the published state (orientation or lock).
     private let onStateChange: @Sendable (OrientationState) -> Void
+    /// The light, proximity and compass sensors as last published.
+    private(set) var sensors = Dictionary(uniqueKeysWithValues: AuxiliarySensorKind.allCases.map { ($0, AuxiliarySensorState(kind: $0)) })
+    /// Subscribers per auxiliary topic, and who is told when one goes 0 → 1 or 1 → 0.
+    private var topicSubscribers: [AuxiliarySensorKind: Int] = [:]
+    private let onTopicClaimChange: @Sendable (AuxiliarySensorKind, Bool) -> Void
 
     init(eventLoop: EventLoop, configuration: ServerConfiguration, privileges: PrivilegePolicy, logger: Logger,
-         onClaimChange: @escaping @Sendable (Bool) -> Void, onStateChange: @escaping @Sendable (OrientationState) -> Void = { _ in }) {
+         onClaimChange: @escaping @Sendable (Bool) -> Void, onStateChange: @escaping @Sendable (OrientationState) -> Void = { _ in },
+         onTopicClaimChange: @escaping @Sendable (AuxiliarySensorKind, Bool) -> Void = { _, _ in }) {
         self.eventLoop = eventLoop
         self.configuration = configuration
         self.privileges = privileges
         self.logger = logger
         self.onClaimChange = onClaimChange
         self.onStateChange = onStateChange
+        self.onTopicClaimChange = onTopicClaimChange
         peerGroups = PeerGroupCache(eventLoop: eventLoop)
     }
 
@@ -111,16 +118,46 @@ public final class SubscriptionHub {
             if connectionsPerUser[user] == 0 { connectionsPerUser[user] = nil }
             if !privileged { unprivilegedConnections -= 1 }
         }
-        if connection.isSubscribed { setSubscribed(connection, false) }
+        if connection.isSubscribed { setTopics(connection, []) }
     }
 
+    /// Subscribes `connection` to the orientation alone (`true`) or to nothing.
     func setSubscribed(_ connection: ClientConnectionHandler, _ subscribed: Bool) {
+        setTopics(connection, subscribed ? [.orientation] : [])
+    }
+
+    /// Replaces `connection`'s topics. The orientation topic counts toward the accelerometer's
+    /// claim (``subscribers``); each auxiliary topic claims its own sensor.
+    func setTopics(_ connection: ClientConnectionHandler, _ topics: Set<SubscriptionTopic>) {
         eventLoop.preconditionInEventLoop()
-        guard connection.isSubscribed != subscribed else { return }
-        connection.isSubscribed = subscribed
-        subscriberCount += subscribed ? 1 : -1
-        if subscribed && subscriberCount == 1 { onClaimChange(true) }
-        if !subscribed && subscriberCount == 0 { onClaimChange(false) }
+        let before = connection.topics
+        guard before != topics else { return }
+        connection.topics = topics
+        connection.isSubscribed = !topics.isEmpty
+        let orientation = topics.contains(.orientation)
+        if orientation != before.contains(.orientation) {
+            subscriberCount += orientation ? 1 : -1
+            if orientation && subscriberCount == 1 { onClaimChange(true) }
+            if !orientation && subscriberCount == 0 { onClaimChange(false) }
+        }
+        for kind in AuxiliarySensorKind.allCases {
+            let now = topics.contains(SubscriptionTopic(kind))
+            guard now != before.contains(SubscriptionTopic(kind)) else { continue }
+            topicSubscribers[kind, default: 0] += now ? 1 : -1
+            if now && topicSubscribers[kind] == 1 { onTopicClaimChange(kind, true) }
+            if !now && topicSubscribers[kind] == 0 { onTopicClaimChange(kind, false) }
+        }
+    }
+
+    /// Publishes a light, proximity or compass state (deduplicated) to that topic's subscribers.
+    func publish(sensor: AuxiliarySensorState) {
+        eventLoop.preconditionInEventLoop()
+        guard sensors[sensor.kind] != sensor else { return }
+        sensors[sensor.kind] = sensor
+        let line = ServerMessage.reading(sensor).line
+        for connection in connections.values where connection.topics.contains(SubscriptionTopic(sensor.kind)) {
+            connection.deliverEvent(line, topic: SubscriptionTopic(sensor.kind))
+        }
     }
 
     // MARK: Publishing
@@ -169,8 +206,8 @@ public final class SubscriptionHub {
 
     private func broadcast(_ message: ServerMessage) {
         let line = message.line
-        for connection in connections.values where connection.isSubscribed {
-            connection.deliverEvent(line)
+        for connection in connections.values where connection.topics.contains(.orientation) {
+            connection.deliverEvent(line, topic: .orientation)
         }
     }
 
@@ -196,6 +233,11 @@ extension SubscriptionHub {
         /// Publishes an orientation change (`previous` comes from the hub's own state).
         public func publish(orientation: DeviceOrientation, time: Double?) {
             hub.eventLoop.execute { hub.value.publish(orientation: orientation, time: time) }
+        }
+
+        /// Publishes a light, proximity or compass state (``SubscriptionHub/publish(sensor:)``).
+        public func publish(sensor: AuxiliarySensorState) {
+            hub.eventLoop.execute { hub.value.publish(sensor: sensor) }
         }
 
         /// Sets the system rotation lock.

@@ -29,7 +29,7 @@ struct IIOReadLoop: Sendable {
         let channel: OpaquePointer
         /// The `raw` attribute's file, read directly by the polled loop (SysfsAttribute: libiio's
         /// attribute reads drop a last byte that is not a newline).
-        let rawPath: String?
+        var rawPath: String? = nil
         let scale: Double
         let offset: Double
         let bytes: Int

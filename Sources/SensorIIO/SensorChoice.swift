@@ -94,12 +94,7 @@ public struct SensorChoice: Hashable, Sendable {
     }
 
     static func matches(_ sensor: SensorDescription, _ selector: String) -> Bool {
-        if selector == sensor.id || selector == sensor.name || selector == sensor.sysfsPath { return true }
-        if let equals = selector.firstIndex(of: "=") {
-            let key = String(selector[..<equals]), value = String(selector[selector.index(after: equals)...])
-            return sensor.properties[key] == value
-        }
-        return false
+        DeviceSelector.matches(selector, id: sensor.id, name: sensor.name, sysfsPath: sensor.sysfsPath, properties: sensor.properties)
     }
 
     /// `iio:device12` → 12, for ordering (10 after 9).

@@ -8,20 +8,9 @@ import Glibc
 public enum UdevDiscovery {
     /// Every device of the `iio` subsystem, described; sorted by id.
     public static func sensors() throws(IIOError) -> [SensorDescription] {
-        guard let udev = udev_new() else { throw .udev("udev_new failed") }
-        defer { udev_unref(udev) }
-        guard let enumerate = udev_enumerate_new(udev) else { throw .udev("udev_enumerate_new failed") }
-        defer { udev_enumerate_unref(enumerate) }
-        udev_enumerate_add_match_subsystem(enumerate, "iio")
-        guard udev_enumerate_scan_devices(enumerate) >= 0 else { throw .udev("cannot scan udev devices") }
         var result: [SensorDescription] = []
-        var entry = udev_enumerate_get_list_entry(enumerate)
-        while let current = entry {
-            if let path = udev_list_entry_get_name(current), let device = udev_device_new_from_syspath(udev, path) {
-                if let description = describe(device) { result.append(description) }
-                udev_device_unref(device)
-            }
-            entry = udev_list_entry_get_next(current)
+        try UdevEnumeration.forEachDevice(subsystems: ["iio"]) { device in
+            if let description = describe(device) { result.append(description) }
         }
         return result.sorted { (SensorChoice.number($0.id), $0.id) < (SensorChoice.number($1.id), $1.id) }
     }
@@ -33,25 +22,9 @@ public enum UdevDiscovery {
     static func describe(_ device: OpaquePointer) -> SensorDescription? {
         guard let sysname = udev_device_get_sysname(device).map({ String(cString: $0) }), !sysname.hasPrefix("trigger"),
               let syspath = udev_device_get_syspath(device).map({ String(cString: $0) }) else { return nil }
-        var properties: [String: String] = [:]
-        var property = udev_device_get_properties_list_entry(device)
-        while let current = property {
-            if let name = udev_list_entry_get_name(current), let value = udev_list_entry_get_value(current) {
-                properties[String(cString: name)] = String(cString: value)
-            }
-            property = udev_list_entry_get_next(current)
-        }
-        var attributes = Set<String>()
-        var attribute = udev_device_get_sysattr_list_entry(device)
-        while let current = attribute {
-            if let name = udev_list_entry_get_name(current) { attributes.insert(String(cString: name)) }
-            attribute = udev_list_entry_get_next(current)
-        }
-        func sysattr(_ name: String) -> String? {
-            guard let value = udev_device_get_sysattr_value(device, name) else { return nil }
-            let text = String(cString: value).trimmingCharacters(in: "\n\0 ")
-            return text.isEmpty ? nil : text
-        }
+        let properties = UdevEnumeration.properties(device)
+        let attributes = UdevEnumeration.attributeNames(device)
+        func sysattr(_ name: String) -> String? { UdevEnumeration.attribute(device, name) }
         let axes = ["x", "y", "z"]
         let accel = axes.map { "accel_\($0)" }.filter { attributes.contains("in_\($0)_raw") || attributes.contains("in_\($0)_input") }
         let gyro = axes.map { "anglvel_\($0)" }.filter { attributes.contains("in_\($0)_raw") || attributes.contains("in_\($0)_input") }

@@ -3,7 +3,7 @@ import Glibc
 import Logging
 import OwnerThreads
 
-/// Watches udev for `iio` devices coming, going and changing, on a thread of its own (the udev
+/// Watches udev for `iio` (and `hwmon`) devices coming, going and changing, on a thread of its own (the udev
 /// monitor handle never leaves it), and reports each event through `onEvent`. A monitor that
 /// cannot be set up (no netlink socket in a container, udev not running) is logged once with the
 /// step that failed: the daemon goes on without hotplug, it does not fail.
@@ -11,7 +11,7 @@ public final class UdevMonitor: Sendable {
     public struct Event: Sendable, Hashable {
         /// `add`, `remove`, `change`, `bind`, …
         public var action: String
-        /// e.g. `iio:device0`
+        /// e.g. `iio:device0`, `hwmon1`
         public var device: String
     }
 
@@ -40,7 +40,11 @@ public final class UdevMonitor: Sendable {
         defer { udev_unref(udev) }
         guard let monitor = udev_monitor_new_from_netlink(udev, "udev") else { return unavailable("udev_monitor_new_from_netlink", errno) }
         defer { udev_monitor_unref(monitor) }
-        let filtered = udev_monitor_filter_add_match_subsystem_devtype(monitor, "iio", nil)
+        var filtered = udev_monitor_filter_add_match_subsystem_devtype(monitor, "iio", nil)
+        // hwmon: Apple's ambient light sensor (AuxiliaryDiscovery).
+        if filtered >= 0 { filtered = udev_monitor_filter_add_match_subsystem_devtype(monitor, "hwmon", nil) }
+        // input: a proximity switch (EvdevProximitySwitch).
+        if filtered >= 0 { filtered = udev_monitor_filter_add_match_subsystem_devtype(monitor, "input", nil) }
         guard filtered >= 0 else { return unavailable("udev_monitor_filter_add_match_subsystem_devtype", -filtered) }
         let enabled = udev_monitor_enable_receiving(monitor)
         guard enabled >= 0 else { return unavailable("udev_monitor_enable_receiving", -enabled) }
@@ -54,8 +58,16 @@ public final class UdevMonitor: Sendable {
             while let device = udev_monitor_receive_device(monitor) {
                 let action = udev_device_get_action(device).map { String(cString: $0) } ?? ""
                 let name = udev_device_get_sysname(device).map { String(cString: $0) } ?? ""
+                let subsystem = udev_device_get_subsystem(device).map { String(cString: $0) } ?? ""
                 udev_device_unref(device)
-                if !name.hasPrefix("trigger") { onEvent(Event(action: action, device: name)) }
+                // IIO devices whatever their name (umockdev testbeds name them freely) but
+                // triggers; hwmon devices; input event nodes (not their inputN parents, mice…).
+                let wanted = switch subsystem {
+                case "iio": !name.hasPrefix("trigger")
+                case "input": name.hasPrefix("event")
+                default: true
+                }
+                if wanted { onEvent(Event(action: action, device: name)) }
             }
         }
     }

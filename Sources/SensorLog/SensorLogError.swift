@@ -28,6 +28,8 @@ public struct SensorLogError: Error, Sendable, Equatable, CustomStringConvertibl
         case missingHeader
         /// The header names a column this reader does not know.
         case unknownColumn(String)
+        /// A v1 log names a column that exists from v2 on (`light`, `proximity`).
+        case columnNeedsV2(String)
         /// The header names a column twice.
         case duplicateColumn(String)
         /// The header lacks a required column (`time`, `accel_x`, `accel_y`, `accel_z`).
@@ -89,7 +91,7 @@ public struct SensorLogError: Error, Sendable, Equatable, CustomStringConvertibl
         case .notALog(let found):
             return "not an orientationd log: the first line must be \"\(logMagic)\", found \"\(found)\""
         case .unsupportedVersion(let version):
-            return "unsupported log version \"\(version)\"; this reader understands v1"
+            return "unsupported log version \"\(version)\"; this reader understands v1 and v2"
         case .dataBeforeHeader:
             return "data before the column header \"\(canonicalHeaderHint)\""
         case .missingHeader:
@@ -97,6 +99,7 @@ public struct SensorLogError: Error, Sendable, Equatable, CustomStringConvertibl
         case .unknownColumn(let name):
             return "unknown column \"\(name)\" (known: \(ColumnRole.allNames.joined(separator: ", ")))"
         case .duplicateColumn(let name): return "duplicate column \"\(name)\""
+        case .columnNeedsV2(let name): return "column \"\(name)\" needs a v2 log (first line \"\(logMagicV2)\")"
         case .missingColumn(let name): return "missing required column \"\(name)\""
         case .partialGyroColumns(let found):
             return "gyro columns must be all three or none, found \(found) of 3"
@@ -148,4 +151,6 @@ public struct SensorLogError: Error, Sendable, Equatable, CustomStringConvertibl
 
 /// The exact first line of a v1 log.
 let logMagic = "# orientationd-log v1"
+/// The magic line of a log with light or proximity columns.
+let logMagicV2 = "# orientationd-log v2"
 let canonicalHeaderHint = "time,accel_x,accel_y,accel_z,..."

@@ -1,7 +1,8 @@
 import Glibc
 import OrientationCore
 
-/// Streams ``Sample``s out of a v1 orientationd log (docs/LOG-FORMAT.md).
+/// Streams ``Sample``s out of a v1 or v2 orientationd log (docs/LOG-FORMAT.md; v2 adds the
+/// optional `light` and `proximity` columns).
 ///
 /// The magic line, metadata and column header are read when the reader is created, so problems
 /// with them are thrown by the initialiser. Samples are then produced one at a time by ``next()``;
@@ -96,6 +97,8 @@ public struct SensorLogReader: ~Copyable {
         let columnCount = roles.count
         var cell = 0
         var gyroFilled = 0
+        var light: Double? = nil
+        var proximity: Double? = nil
         var firstError: SensorLogError.Kind? = nil
         var i = 0
         while true {
@@ -132,7 +135,7 @@ public struct SensorLogReader: ~Copyable {
                     } else {
                         firstError = .notANumber(column: role.name, text: text())
                     }
-                } else if !filled && !role.isGyro {
+                } else if !filled && !role.isOptional {
                     firstError = .emptyCell(column: role.name)
                 } else if role == .time && !value.isFinite {
                     firstError = .nonFiniteTime(text: SensorLogError.quote(
@@ -147,6 +150,8 @@ public struct SensorLogReader: ~Copyable {
                 case .gyroX: values.4 = value
                 case .gyroY: values.5 = value
                 case .gyroZ: values.6 = value
+                case .light: if filled { light = value }
+                case .proximity: if filled { proximity = value }
                 }
             }
             cell += 1
@@ -166,7 +171,8 @@ public struct SensorLogReader: ~Copyable {
             throw error(.timeNotIncreasing(time: time, previous: previousTime))
         }
         previousTime = time
-        return Sample(time: time, acceleration: Vector3(values.1, values.2, values.3), angularRate: angularRate)
+        return Sample(time: time, acceleration: Vector3(values.1, values.2, values.3), angularRate: angularRate,
+                      light: light, proximity: proximity)
     }
 
     // MARK: Header
@@ -181,7 +187,8 @@ public struct SensorLogReader: ~Copyable {
         var magic = Array(first)
         if magic.starts(with: [0xEF, 0xBB, 0xBF]) { magic.removeFirst(3) }  // UTF-8 BOM
         while let last = magic.last, isBlank(last) { magic.removeLast() }
-        if magic != Array(logMagic.utf8) {
+        let version2 = magic == Array(logMagicV2.utf8)
+        if magic != Array(logMagic.utf8) && !version2 {
             let prefix = Array("# orientationd-log ".utf8)
             if magic.starts(with: prefix) {
                 let version = SensorLogError.quote(magic[prefix.count...]).trimmingBlanks()
@@ -203,7 +210,7 @@ public struct SensorLogReader: ~Copyable {
             {
                 throw fail(.dataBeforeHeader, line: source.lineNumber)
             }
-            let roles = try parseColumns(text, line: source.lineNumber, file: source.name)
+            let roles = try parseColumns(text, line: source.lineNumber, file: source.name, version2: version2)
             return (metadata, roles)
         }
         throw fail(.missingHeader, line: nil)
@@ -218,7 +225,7 @@ public struct SensorLogReader: ~Copyable {
         return (key, value)
     }
 
-    private static func parseColumns(_ text: String, line: Int, file: String) throws(SensorLogError) -> [ColumnRole] {
+    private static func parseColumns(_ text: String, line: Int, file: String, version2: Bool) throws(SensorLogError) -> [ColumnRole] {
         func fail(_ kind: SensorLogError.Kind) -> SensorLogError {
             SensorLogError(file: file, line: line, kind: kind)
         }
@@ -229,6 +236,7 @@ public struct SensorLogReader: ~Copyable {
                 throw fail(.unknownColumn(SensorLogError.quote(name.utf8)))
             }
             if roles.contains(role) { throw fail(.duplicateColumn(name)) }
+            if role.needsV2 && !version2 { throw fail(.columnNeedsV2(name)) }
             roles.append(role)
         }
         for role in [ColumnRole.time, .accelX, .accelY, .accelZ] where !roles.contains(role) {

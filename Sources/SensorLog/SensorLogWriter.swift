@@ -1,7 +1,9 @@
 import Glibc
 import OrientationCore
 
-/// Writes a v1 orientationd log (docs/LOG-FORMAT.md) to a file, standard output, or memory.
+/// Writes an orientationd log (docs/LOG-FORMAT.md) to a file, standard output, or memory: v1,
+/// or v2 when it has `light` or `proximity` columns (so a log without them stays readable by
+/// every earlier reader).
 ///
 /// Output: the magic line, one `# key: value` line per metadata entry (in order), the header
 /// `time,accel_x,accel_y,accel_z` (plus `,gyro_x,gyro_y,gyro_z` when `includesGyroscope`), then
@@ -25,6 +27,9 @@ public struct SensorLogWriter: ~Copyable {
     public let name: String
     /// True when the header has gyro columns.
     public let includesGyroscope: Bool
+    /// The v2 columns: a sample's `light` and `proximity` (empty cells when `nil`).
+    public let includesLight: Bool
+    public let includesProximity: Bool
     private let sink: Sink
     private var buffer: [UInt8] = []
     private var finished = false
@@ -44,7 +49,8 @@ public struct SensorLogWriter: ~Copyable {
     /// and writes the header.
     /// - Throws: ``SensorLogError`` for an invalid metadata key or value (nothing is created
     ///   then), or if the file cannot be opened.
-    public init(path: String, metadata: SensorLogMetadata, includesGyroscope: Bool) throws(SensorLogError) {
+    public init(path: String, metadata: SensorLogMetadata, includesGyroscope: Bool, includesLight: Bool = false,
+                includesProximity: Bool = false) throws(SensorLogError) {
         try Self.validate(metadata, name: path)
         let sink: Sink
         if path == "-" {
@@ -54,28 +60,36 @@ public struct SensorLogWriter: ~Copyable {
             if fd < 0 { throw SensorLogError(file: path, line: nil, kind: .cannotOpen(errno: errno)) }
             sink = .file(fd: fd, closes: true)
         }
-        self.init(name: path, sink: sink, metadata: metadata, includesGyroscope: includesGyroscope)
+        self.init(name: path, sink: sink, metadata: metadata, includesGyroscope: includesGyroscope, includesLight: includesLight,
+                  includesProximity: includesProximity)
     }
 
     /// A writer that keeps the whole log in memory; read it with ``bytes``.
     /// - Throws: ``SensorLogError`` (file `"memory"`) for an invalid metadata key or value.
-    public init(metadata: SensorLogMetadata, includesGyroscope: Bool) throws(SensorLogError) {
+    public init(metadata: SensorLogMetadata, includesGyroscope: Bool, includesLight: Bool = false,
+                includesProximity: Bool = false) throws(SensorLogError) {
         try Self.validate(metadata, name: "memory")
-        self.init(name: "memory", sink: .memory, metadata: metadata, includesGyroscope: includesGyroscope)
+        self.init(name: "memory", sink: .memory, metadata: metadata, includesGyroscope: includesGyroscope, includesLight: includesLight,
+                  includesProximity: includesProximity)
     }
 
-    private init(name: String, sink: Sink, metadata: SensorLogMetadata, includesGyroscope: Bool) {
+    private init(name: String, sink: Sink, metadata: SensorLogMetadata, includesGyroscope: Bool, includesLight: Bool,
+                 includesProximity: Bool) {
         self.name = name
         self.sink = sink
         self.includesGyroscope = includesGyroscope
+        self.includesLight = includesLight
+        self.includesProximity = includesProximity
         buffer.reserveCapacity(Self.flushThreshold + 256)
-        buffer.append(contentsOf: logMagic.utf8)
+        buffer.append(contentsOf: (includesLight || includesProximity ? logMagicV2 : logMagic).utf8)
         buffer.append(0x0A)
         for entry in metadata.entries {
             buffer.append(contentsOf: "# \(entry.key): \(entry.value)\n".utf8)
         }
         buffer.append(contentsOf: "time,accel_x,accel_y,accel_z".utf8)
         if includesGyroscope { buffer.append(contentsOf: ",gyro_x,gyro_y,gyro_z".utf8) }
+        if includesLight { buffer.append(contentsOf: ",light".utf8) }
+        if includesProximity { buffer.append(contentsOf: ",proximity".utf8) }
         buffer.append(0x0A)
         linesWritten = 2 + metadata.entries.count
     }
@@ -143,6 +157,11 @@ public struct SensorLogWriter: ~Copyable {
             } else {
                 buffer.append(contentsOf: ",,,".utf8)
             }
+        }
+        // Light and proximity: 3 decimals (lux, raw levels), empty without a new reading.
+        for (included, value) in [(includesLight, sample.light), (includesProximity, sample.proximity)] where included {
+            buffer.append(UInt8(ascii: ","))
+            if let value { FixedPointFormatter.append(value, decimals: 3, to: &buffer) }
         }
         buffer.append(0x0A)
         if buffer.count >= Self.flushThreshold { try flush() }

@@ -38,6 +38,9 @@ public final class SensorPipeline: Sendable {
         case sensorFailed(String)
         /// A non-looping source delivered its last sample.
         case sourceFinished
+        /// A sample carried a recorded light level or proximity level (a v2 log's replay); the
+        /// publisher turns them into what clients get.
+        case recordedReadings(light: Double?, proximity: Double?)
     }
 
     /// The pipeline's inbox: claims, restarts (hotplug), new detector settings and the end.
@@ -268,6 +271,9 @@ public final class SensorPipeline: Sendable {
                     health.expectProgress(within: limit)
                     delay = 0.5
                     if let event = detector.process(sample) { sink(.orientation(event)) }
+                    if sample.light != nil || sample.proximity != nil {
+                        sink(.recordedReadings(light: sample.light, proximity: sample.proximity))
+                    }
                 }
             } catch {
                 failure = error

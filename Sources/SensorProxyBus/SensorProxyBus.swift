@@ -34,6 +34,8 @@ public final class SensorProxyBus: Sendable {
         /// client (monitor-sensor on a fast replay) sees every one, in order. Bounded: a bus
         /// thread that cannot keep up drops the oldest, never the current state.
         var unsent: [SensorProxyState] = []
+        /// Sensors whose first reading since a claim is in `state` (``readingReady(_:)``).
+        var ready: Set<ProxySensor> = []
     }
 
     private let shared: Mutex<Shared>
@@ -89,6 +91,14 @@ public final class SensorProxyBus: Sendable {
         if changed { thread.withLock { $0 }?.wake() }
     }
 
+    /// Says that `sensor`'s first reading since its claim has been published (with
+    /// ``publish(_:)``, before this call): the claims waiting for it are answered
+    /// (`ClaimLight` and the others answer with a value already there, as the peer does).
+    public func readingReady(_ sensor: ProxySensor) {
+        shared.withLock { _ = $0.ready.insert(sensor) }
+        thread.withLock { $0 }?.wake()
+    }
+
     /// Closes the connection (which releases the name) and returns once the thread has ended,
     /// without blocking a thread.
     public func stop() async {
@@ -139,15 +149,18 @@ public final class SensorProxyBus: Sendable {
     private func serve(_ session: SensorProxySession, _ proxy: OpaquePointer, _ owner: OwnerThread) -> String? {
         while true {
             if owner.isStopping { return nil }
-            let states = shared.withLock { shared -> [SensorProxyState] in
+            // The states and the readiness taken together: a reading said ready is published
+            // before the claims waiting for it are answered.
+            let (states, ready) = shared.withLock { shared -> ([SensorProxyState], Set<ProxySensor>) in
                 // A new connection starts from the current state; what was queued before is history.
-                defer { shared.unsent = [] }
-                return session.published == nil ? [shared.state] : shared.unsent
+                defer { shared.unsent = []; shared.ready = [] }
+                return (session.published == nil ? [shared.state] : shared.unsent, shared.ready)
             }
             for state in states {
                 let result = session.publish(state)
                 if result < 0 { return SensorProxyBusError(step: "emitting PropertiesChanged", errno: -result).description }
             }
+            session.sensorsReady(ready)
             let processed = od_proxy_process(proxy, Self.batchSize)
             if processed < 0 { return SensorProxyBusError(step: "reading the bus", errno: -processed).description }
             let held = session.expireHeld()

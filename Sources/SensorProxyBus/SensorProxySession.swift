@@ -45,8 +45,11 @@ final class SensorProxySession {
         var asking = false
     }
 
-    /// A granted `ClaimAccelerometer` waiting for the first orientation.
+    /// A granted claim waiting for its sensor's first value: `ClaimAccelerometer` for the first
+    /// orientation; the first claim of light, proximity or compass for the reading the sensor
+    /// takes when it opens (``sensorsReady(_:)``).
     private struct HeldClaim {
+        let sensor: ProxySensor
         let name: String
         let call: UnsafeMutableRawPointer
         let deadline: Double
@@ -226,18 +229,30 @@ final class SensorProxySession {
             refuse(call, reason, name: name, uid: uid)
         case .granted(let first):
             if first { claimChanged(sensor, true) }
-            answerClaim(sensor, name: name, call)
+            answerClaim(sensor, name: name, call, opensSensor: first)
         case .alreadyClaimed:
             answerClaim(sensor, name: name, call)
         }
     }
 
-    private func answerClaim(_ sensor: ProxySensor, name: String, _ call: UnsafeMutableRawPointer) {
-        if sensor == .accelerometer, !firstOrientationKnown, held.count < Self.heldClaims {
-            held.append(HeldClaim(name: name, call: call, deadline: OwnerThread.monotonic() + SensorProxyBus.firstOrientationWait))
+    /// Answers a granted claim, or holds it until its sensor has a value: the accelerometer
+    /// until the first orientation; light, proximity and compass when this claim opened the
+    /// sensor, until the daemon says its first reading is published (``sensorsReady(_:)``).
+    /// Either wait is bounded by ``SensorProxyBus/firstOrientationWait``.
+    private func answerClaim(_ sensor: ProxySensor, name: String, _ call: UnsafeMutableRawPointer, opensSensor: Bool = false) {
+        let waits = sensor == .accelerometer ? !firstOrientationKnown : opensSensor
+        if waits, held.count < Self.heldClaims {
+            held.append(HeldClaim(sensor: sensor, name: name, call: call, deadline: OwnerThread.monotonic() + SensorProxyBus.firstOrientationWait))
         } else {
             _ = od_proxy_reply(call, nil, nil)
         }
+    }
+
+    /// The daemon published a first reading of these sensors (after the states handed over with
+    /// it): the claims held for them are answered.
+    func sensorsReady(_ sensors: Set<ProxySensor>) {
+        guard !sensors.isEmpty else { return }
+        answerHeld { $0.sensor != .accelerometer && sensors.contains($0.sensor) }
     }
 
     private func release(_ sensor: ProxySensor, by name: String, _ call: UnsafeMutableRawPointer) {
@@ -316,7 +331,7 @@ final class SensorProxySession {
                 if sent < 0 { return sent }
             }
         }
-        if firstOrientationKnown { answerHeld { _ in true } }
+        if firstOrientationKnown { answerHeld { $0.sensor == .accelerometer } }
         return 0
     }
 

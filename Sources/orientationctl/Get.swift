@@ -24,7 +24,7 @@ struct Get: AsyncParsableCommand {
             print(UpdateFormat.json(type: "state", state, extra: [
                 ("age", snapshot.age.map { .number($0) } ?? .null), ("sensor-active", .bool(snapshot.sensorActive)),
                 ("subscribers", .number(Double(snapshot.subscribers))),
-            ]))
+            ] + snapshot.sensors.map { ($0.kind.rawValue, .object($0.members)) }))
             return
         }
         print("orientation: \(state.orientation.rawValue)")
@@ -34,5 +34,7 @@ struct Get: AsyncParsableCommand {
         // An older daemon says only whether the sensor is open.
         print("sensor:      \(state.sensor?.summary ?? (snapshot.sensorActive ? "open" : "closed (nobody subscribes)"))")
         print("subscribers: \(snapshot.subscribers)")
+        // Last known values: `get` opens nothing, so a sensor nobody subscribes to shows its last reading.
+        for sensor in snapshot.sensors { print("\("\(sensor.kind):".padding(to: 13))\(ReadingFormat.value(sensor))") }
     }
 }

@@ -10,12 +10,15 @@ struct Monitor: AsyncParsableCommand {
         discussion: """
         Prints the current state at once, then one line per change: `time orientation`, or `lock on`/`lock off`, \
         or `sensor absent: why` / `sensor failed: why` when the daemon has no working sensor (and `sensor open` once it has). \
+        With --light, --proximity or --compass, also `light 312.5 lux`, `proximity near`/`far` and `compass 271.0` \
+        (those sensors are open while it runs). \
         Reconnects when the daemon restarts (the current state is printed again). With --once, exits \
         when the daemon closes the connection instead.
         """
     )
 
     @OptionGroup var connection: ClientOptions
+    @OptionGroup var sensors: TopicOptions
 
     @Flag(help: "Print one JSON object per line.")
     var json = false
@@ -40,7 +43,9 @@ struct Monitor: AsyncParsableCommand {
         var output = OutputBuffer()
         var connectedOnce = false
         var sensor: SensorStatus? = nil
-        for await update in client.updates(reconnect: once ? .never : .default, sensorChanges: true) {
+        let kinds = sensors.kinds
+        let topics: [SubscriptionTopic]? = kinds.isEmpty ? nil : [.orientation] + kinds.map(SubscriptionTopic.init)
+        for await update in client.updates(reconnect: once ? .never : .default, sensorChanges: true, topics: topics) {
             switch update {
             case .connected(let state):
                 connectedOnce = true
@@ -59,6 +64,8 @@ struct Monitor: AsyncParsableCommand {
                     output.appendLine(line)
                 }
                 sensor = state.sensor
+            case .reading(let sensor):
+                output.appendLine(json ? ReadingFormat.json(sensor) : ReadingFormat.text(sensor))
             case .disconnected(let reason):
                 printError("orientationctl: disconnected: \(reason)\(once ? "" : "; reconnecting")")
             }

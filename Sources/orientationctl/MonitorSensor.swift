@@ -13,23 +13,46 @@ import OrientationCore
 struct MonitorSensor: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "monitor-sensor",
-        abstract: "Print orientation changes as iio-sensor-proxy's monitor-sensor does (for scripts that parse it).",
+        abstract: "Print sensor changes as iio-sensor-proxy's monitor-sensor does (for scripts that parse it).",
         discussion: """
-        Prints "    Accelerometer orientation changed: left-up" and the other lines of \
+        Prints "    Accelerometer orientation changed: left-up", "    Light changed: 312.500000 (lux)", \
+        "    Proximity value changed: 1", "    Compass heading changed: 271.000000" and the other lines of \
         iio-sensor-proxy's monitor-sensor, with its names (normal, bottom-up, left-up, right-up, \
-        undefined), from orientationd's socket instead of D-Bus. Runs until interrupted, \
+        undefined), from orientationd's socket instead of D-Bus. Without flags it watches the \
+        accelerometer, the light and the proximity sensor (as monitor-sensor does); --accel, --light, \
+        --proximity and --compass choose, --all takes every one. Runs until interrupted, \
         reconnecting when the daemon restarts. Installed as `monitor-sensor`, it is that command.
         """
     )
 
     @OptionGroup var connection: ClientOptions
 
+    @Flag(name: [.short, .long], help: "Monitor every sensor.")
+    var all = false
+    @Flag(help: "Monitor the accelerometer.")
+    var accel = false
+    @Flag(help: "Monitor the ambient light sensor.")
+    var light = false
+    @Flag(help: "Monitor the proximity sensor.")
+    var proximity = false
+    @Flag(help: "Monitor the compass.")
+    var compass = false
+
+    /// The sensors watched: the flags, or monitor-sensor's default (all but the compass).
+    var watched: MonitorSensorLines.Watched {
+        if all { return .init(accel: true, kinds: AuxiliarySensorKind.allCases) }
+        if !accel && !light && !proximity && !compass { return .init(accel: true, kinds: [.light, .proximity]) }
+        return .init(accel: accel, kinds: [(light, AuxiliarySensorKind.light), (proximity, .proximity), (compass, .compass)].compactMap { $0.0 ? $0.1 : nil })
+    }
+
     func run() async throws {
         var output = OutputBuffer()
-        var lines = MonitorSensorLines()
+        let watched = self.watched
+        var lines = MonitorSensorLines(watched: watched)
         output.appendLine(MonitorSensorLines.waiting)
         output.flush()
-        for await update in connection.client.updates(reconnect: .default) {
+        let topics = (watched.accel ? [SubscriptionTopic.orientation] : []) + watched.kinds.map(SubscriptionTopic.init)
+        for await update in connection.client.updates(reconnect: .default, topics: topics) {
             for line in lines.lines(for: update) { output.appendLine(line) }
             output.flush()
         }
@@ -37,11 +60,31 @@ struct MonitorSensor: AsyncParsableCommand {
 }
 
 /// The pure part of ``MonitorSensor``: which monitor-sensor lines an update prints.
+///
+/// On connecting, the `=== Has …`/`=== No …` line of each watched sensor, in monitor-sensor's
+/// order (accelerometer, light, proximity, compass); a light, proximity or compass sensor that
+/// is present but has no reading yet waits for its first one (the peer answers a claim with a
+/// reading already taken), or for the first change line, whichever comes first (then it shows
+/// 3.0's placeholder). Then one line per change, and `+++`/`---` lines when a sensor appears
+/// or disappears. Values print as C's `%lf` (six decimals) and `%d`, as the peer's do.
 struct MonitorSensorLines {
+    struct Watched: Sendable {
+        var accel: Bool
+        var kinds: [AuxiliarySensorKind]
+    }
+
     static let waiting = "    Waiting for iio-sensor-proxy to appear"
+    let watched: Watched
     private var state = SensorProxyState(hasAccelerometer: true)
     /// Connected now: a failed reconnect attempt is not another "vanished".
     private var appeared = false
+    /// The last state of each watched sensor, and those whose initial line is still due.
+    private var sensors: [AuxiliarySensorKind: AuxiliarySensorState] = [:]
+    private var initialDue: [AuxiliarySensorKind] = []
+
+    init(watched: Watched = Watched(accel: true, kinds: [.light, .proximity])) {
+        self.watched = watched
+    }
 
     mutating func lines(for update: OrientationUpdate) -> [String] {
         switch update {
@@ -49,19 +92,88 @@ struct MonitorSensorLines {
             // The facade's state starts afresh with the daemon's (it may have restarted).
             state = SensorProxyState(hasAccelerometer: true)
             appeared = true
+            sensors = [:]
+            initialDue = watched.kinds
             state.update(device: current.orientation, locked: current.locked)
-            return ["+++ iio-sensor-proxy appeared", "=== Has accelerometer (orientation: \(state.orientation))",
-                    "=== No ambient light sensor", "=== No proximity sensor"]
+            return ["+++ iio-sensor-proxy appeared"] + (watched.accel ? ["=== Has accelerometer (orientation: \(state.orientation))"] : [])
         case .orientation(let current), .lock(let current):
             let before = state.orientation
             state.update(device: current.orientation, locked: current.locked)
-            return state.orientation == before ? [] : ["    Accelerometer orientation changed: \(state.orientation)"]
+            return state.orientation == before || !watched.accel ? [] : hold(["    Accelerometer orientation changed: \(state.orientation)"])
+        case .reading(let sensor):
+            return reading(sensor)
         case .sensor:
             // iio-sensor-proxy's monitor-sensor prints nothing for these.
             return []
         case .disconnected:
             defer { appeared = false }
             return appeared ? ["--- iio-sensor-proxy vanished, waiting for it to appear"] : []
+        }
+    }
+
+    private mutating func reading(_ sensor: AuxiliarySensorState) -> [String] {
+        guard watched.kinds.contains(sensor.kind) else { return [] }
+        let before = sensors[sensor.kind]
+        sensors[sensor.kind] = sensor
+        if initialDue.contains(sensor.kind) {
+            // Initial lines in order: one still due before this one holds it back.
+            var lines: [String] = []
+            while let next = initialDue.first, let current = sensors[next], !current.present || current.reading != nil {
+                lines.append(Self.initialLine(current))
+                initialDue.removeFirst()
+            }
+            return lines
+        }
+        var lines: [String] = []
+        if before?.present != sensor.present {
+            lines.append(Self.presenceLine(sensor))
+        }
+        if sensor.present, let reading = sensor.reading, reading != before?.reading {
+            lines.append(Self.changeLine(reading))
+        }
+        return hold(lines)
+    }
+
+    /// `lines`, after any initial lines still due: a change never waits for a sensor that has
+    /// not read yet (a broken light sensor must not silence rotation); such a sensor's initial
+    /// line shows the peer's placeholder (value 0, far, heading unset), as 3.0 shows it.
+    private mutating func hold(_ lines: [String]) -> [String] {
+        let initial = initialDue.map { Self.initialLine(sensors[$0] ?? AuxiliarySensorState(kind: $0)) }
+        initialDue = []
+        return initial + lines
+    }
+
+    /// `%lf`: six decimals.
+    private static func lf(_ value: Double) -> String { EventFormat.fixed(value, decimals: 6) }
+
+    static func initialLine(_ sensor: AuxiliarySensorState) -> String {
+        switch (sensor.kind, sensor.present, sensor.reading) {
+        case (_, true, .light(let level, let unit)?): "=== Has ambient light sensor (value: \(lf(level)), unit: \(unit.rawValue))"
+        case (_, true, .proximity(let near)?): "=== Has proximity sensor (near: \(near ? 1 : 0))"
+        case (_, true, .compass(let heading)?): "=== Has compass (heading: \(lf(heading)))"
+        case (.light, true, _): "=== Has ambient light sensor (value: \(lf(0)), unit: lux)"
+        case (.proximity, true, _): "=== Has proximity sensor (near: 0)"
+        case (.compass, true, _): "=== Has compass (heading: unset)"
+        case (.light, false, _): "=== No ambient light sensor"
+        case (.proximity, false, _): "=== No proximity sensor"
+        case (.compass, false, _): "=== No compass"
+        }
+    }
+
+    static func presenceLine(_ sensor: AuxiliarySensorState) -> String {
+        let name = switch sensor.kind {
+        case .light: "Light sensor"
+        case .proximity: "Proximity sensor"
+        case .compass: "Compass"
+        }
+        return sensor.present ? "+++ \(name) appeared" : "--- \(name) disappeared"
+    }
+
+    static func changeLine(_ reading: AuxiliaryReading) -> String {
+        switch reading {
+        case .light(let level, let unit): "    Light changed: \(lf(level)) (\(unit.rawValue))"
+        case .proximity(let near): "    Proximity value changed: \(near ? 1 : 0)"
+        case .compass(let heading): "    Compass heading changed: \(lf(heading))"
         }
     }
 }

@@ -13,6 +13,8 @@ struct DaemonSettings {
     var server = ServerConfiguration(socketPath: OrientationProtocol.defaultSocketPath)
     var speed = ReplaySource.Speed.multiple(1)
     var sensor = IIOSettings()
+    /// `[light]`, `[proximity]`, `[compass]`.
+    var auxiliary = AuxiliarySettings()
     /// Serve net.hadess.SensorProxy on the system bus (`--dbus`, `[dbus] enable`).
     var dbus = false
 
@@ -43,6 +45,13 @@ struct DaemonSettings {
             for entry in file.entries(in: "sensor") {
                 if let problem = sensor.apply(name: entry.name, value: entry.value, location: "\(path):\(entry.line)") {
                     problems.append(ConfigFileError(source: path, line: entry.line, message: problem))
+                }
+            }
+            for kind in AuxiliarySensorKind.allCases {
+                for entry in file.entries(in: kind.rawValue) {
+                    if let problem = auxiliary.apply(kind, name: entry.name, value: entry.value) {
+                        problems.append(ConfigFileError(source: path, line: entry.line, message: problem))
+                    }
                 }
             }
             if !problems.isEmpty { throw DaemonFailure(ConfigFileErrors(problems).description) }

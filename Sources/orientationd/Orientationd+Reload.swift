@@ -22,7 +22,8 @@ extension Orientationd {
         }
         do {
             let outcome = try await service.reload(detector: settings.detector, server: settings.server,
-                                                   sensor: readsSensor ? settings.sensor : nil)
+                                                   sensor: readsSensor ? settings.sensor : nil,
+                                                   auxiliarySensors: readsSensor ? settings.auxiliary : nil)
             var needRestart = outcome.needRestart
             if settings.dbus != running.dbus { needRestart.append("dbus enable") }
             logger.notice("configuration reloaded", metadata: ["file": "\(file)"])

@@ -27,7 +27,7 @@ struct Orientationd: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Replay a recorded sensor log instead of reading a sensor.", valueName: "log"))
     var replay: String?
 
-    @Flag(help: "List the IIO sensors found, which one would be used and why, then exit.")
+    @Flag(help: "List the sensors found (accelerometers and gyroscopes; light, proximity and compass), which would be used and why, then exit.")
     var listSensors = false
 
     @Option(help: ArgumentHelp("Use this sensor: an id (iio:device0), a name (bmc150_accel), a sysfs path or a udev property KEY=VALUE.", valueName: "selector"))
@@ -121,10 +121,11 @@ struct Orientationd: AsyncParsableCommand {
         let iio = DiscoveringIIOSource(settings: settings.sensor, logger: logger)
         if listSensors {
             try await Self.printSensors(iio)
+            try await Self.printAuxiliarySensors(settings.auxiliary)
             return
         }
         if let record {
-            try await Recorder.record(source: iio, to: record, duration: duration, logger: logger)
+            try await Recorder.record(source: iio, auxiliary: settings.auxiliary, to: record, duration: duration, logger: logger)
             return
         }
         let source: any SensorSource
@@ -165,7 +166,8 @@ struct Orientationd: AsyncParsableCommand {
             service = try await OrientationService.start(source: source, detector: settings.detector, server: settings.server,
                                                          listeningSocket: SystemdIntegration.takeListeningSocket(),
                                                          exitWhenDone: exitWhenDone, watchHotplug: replay == nil,
-                                                         dbus: settings.dbus, sleeper: .onEventLoops, logger: logger)
+                                                         dbus: settings.dbus, auxiliarySensors: replay == nil ? settings.auxiliary : nil,
+                                                         sleeper: .onEventLoops, logger: logger)
         } catch let error as ServerError {
             throw DaemonFailure(error.description)
         }

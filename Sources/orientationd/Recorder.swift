@@ -9,8 +9,14 @@ import SensorPipeline
 /// `orientationd --record FILE`: writes what the sensor reports (already in the canonical frame)
 /// as a v1 log, with the device, mount matrix and sample rate in its metadata, so a user can attach
 /// "it rotated when it should not have" to a bug report and anyone can replay it.
+///
+/// With an ambient light or proximity sensor present (issue 17), it records those too, as a v2
+/// log: each reading (light after the per-device scale, before the filter; proximity raw) in the
+/// row of the next accelerometer sample, with `light-unit` and `proximity-near-level` in the
+/// metadata, so auto-brightness and call blanking can be studied as rotation is.
 enum Recorder {
-    static func record(source: DiscoveringIIOSource, to path: String, duration: Double?, logger: Logger) async throws {
+    static func record(source: DiscoveringIIOSource, auxiliary settings: AuxiliarySettings = AuxiliarySettings(), to path: String,
+                       duration: Double?, logger: Logger) async throws {
         let (_, choice, plan, matrix) = try await source.plan()
         guard let plan, let accel = choice.accelerometer, let matrix else {
             throw IIOError.noAccelerometer
@@ -27,8 +33,11 @@ enum Recorder {
         if let gyroPlan, let gyro = choice.gyroscope {
             metadata.append(key: "gyroscope", value: "\(gyro.name) (\(gyroPlan.device)), merged by timestamp")
         }
+        let sides = try await AuxiliaryRecording.start(settings: settings, metadata: &metadata, logger: logger)
+        defer { sides.stop() }
         metadata.append(key: "source", value: "orientationd --record")
-        var writer = try SensorLogWriter(path: path, metadata: metadata, includesGyroscope: plan.readsGyroscope || gyroPlan != nil)
+        var writer = try SensorLogWriter(path: path, metadata: metadata, includesGyroscope: plan.readsGyroscope || gyroPlan != nil,
+                                         includesLight: sides.light, includesProximity: sides.proximity)
         let stream = try await source.open()
         var first: Double? = nil
         var count = 0
@@ -51,8 +60,9 @@ enum Recorder {
         defer { watcher.cancel() }
         var flushed = -Double.infinity
         do {
-            while !interrupted.load(ordering: .relaxed), let sample = try await stream.next() {
+            while !interrupted.load(ordering: .relaxed), var sample = try await stream.next() {
                 if first == nil { first = sample.time }
+                (sample.light, sample.proximity) = sides.take()
                 try writer.write(sample)
                 count += 1
                 if let duration, let first, sample.time - first >= duration { break }

@@ -53,7 +53,7 @@ struct InstallTests {
     static let commandNames: [(name: String, overview: String)] = [
         ("orientationd", "OVERVIEW: Publish device-orientation events"),
         ("orientationctl", "OVERVIEW: Talk to orientationd"),
-        ("monitor-sensor", "OVERVIEW: Print orientation changes as iio-sensor-proxy's monitor-sensor does"),
+        ("monitor-sensor", "OVERVIEW: Print sensor changes as iio-sensor-proxy's monitor-sensor does"),
     ]
 
     @Test func theBinariesRunWithoutTheToolchainOrAnEnvironment() {
@@ -185,6 +185,13 @@ struct InstallTests {
                                                 "A: in_accel_z_raw=0\\n"], false),
         ("a gyroscope alone", ["A: in_anglvel_x_raw=0\\n", "A: in_anglvel_y_raw=0\\n", "A: in_anglvel_z_raw=0\\n"], false),
         ("two axes only", ["A: in_accel_x_raw=0\\n", "A: in_accel_y_raw=0\\n"], false),
+        // Issue 17: light, proximity and compass start it too, wherever they sit.
+        ("an ambient light sensor", ["A: in_illuminance_input=312\\n"], true),
+        ("a raw light sensor", ["A: in_illuminance0_raw=12\\n", "A: in_illuminance0_scale=0.5\\n"], true),
+        ("a buffered light sensor", ["A: scan_elements/in_intensity_both_en=0\\n"], true),
+        ("a proximity sensor", ["A: in_proximity_raw=10\\n"], true),
+        ("a HID compass", ["A: in_rot_from_north_magnetic_tilt_comp_raw=2710\\n"], true),
+        ("light beside a base accelerometer", ["E: ACCEL_LOCATION=base", "A: in_illuminance_input=3\\n"], true),
     ]
 
     static var canRunUdevTest: Bool {
@@ -194,7 +201,7 @@ struct InstallTests {
 
     @Test(.enabled(if: InstallTests.canRunUdevTest, "needs root (a mount namespace), unshare, umockdev-run and udevadm"),
           arguments: udevRows)
-    func theUdevRuleStartsTheServiceOnlyForAUsableAccelerometer(_ row: (name: String, lines: [String], wanted: Bool)) throws {
+    func theUdevRuleStartsTheServiceOnlyForASensorItServes(_ row: (name: String, lines: [String], wanted: Bool)) throws {
         var template = Array("/tmp/orientationd-udev-XXXXXX".utf8CString)
         let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
         let description = (["P: /devices/platform/fake-accel/iio:device0", "E: DEVTYPE=iio_device", "E: SUBSYSTEM=iio",

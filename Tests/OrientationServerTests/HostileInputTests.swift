@@ -175,6 +175,10 @@ import TestSupport
         ("[server]\n\u{1B}[31mred\u{7} = 1\n", ":2: unknown server setting \\u{1B}[31mred\\u{07}"),
         ("[dbus]\nenable = maybe\n", ":2: enable: must be true or false, not \"maybe\""),
         ("[dbus]\n# the session bus?\nbus = session\n", ":3: unknown dbus setting bus; known: enable"),
+        ("[light]\nscale = -2\n", ":2: scale must be a positive number, not \"-2\""),
+        ("[light]\nscale = 1e400\n", ":2: scale must be a positive number, not \"1e400\""),
+        ("[proximity]\nscale = 2\n", ":2: unknown proximity setting scale; known: device"),
+        ("[compass]\n\u{1B}[31mred\u{7} = 1\n", ":2: unknown compass setting \\u{1B}[31mred\\u{07}"),
     ]
 
     @Test(arguments: badServerSettings)

@@ -79,10 +79,11 @@ extension SensorIIOIntegrationTests {
     /// Runs `orientationd ARGS` under umockdev-run with the given devices (and a feed for
     /// /dev/iio:device0), waits for it to exit, returns (status, stdout, stderr).
     static func runDaemon(devices: [FakeIIODevice], feed: [UInt8]?, moreFeeds: [(node: String, script: [UInt8])] = [],
+                          moreDevices: [String] = [],
                           arguments: [String], interruptAfterSamples: Int? = nil) throws -> (status: Int32, out: String, err: String, log: String) {
         var template = Array("/tmp/orientationd-run-XXXXXX".utf8CString)
         let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
-        writeBytes(dir + "/devices.umockdev", Array(devices.map(\.description).joined().utf8))
+        writeBytes(dir + "/devices.umockdev", Array((devices.map(\.description) + moreDevices).joined().utf8))
         var command = ["/usr/bin/umockdev-run", "-d", dir + "/devices.umockdev"]
         if let feed {
             writeBytes(dir + "/feed.script", feed)
@@ -141,6 +142,42 @@ extension SensorIIOIntegrationTests {
         let data = lines.filter { $0.first?.isNumber == true }
         #expect(data.count >= 90 && data.count <= 110, "\(data.count) samples for 1 s at 100 Hz")
         #expect(data.first?.split(separator: ",").dropFirst().prefix(3).joined(separator: ",") == "0.00000,-9.80665,0.00000")
+    }
+
+    /// Issue 17: `--list-sensors` covers light, proximity and compass, with why each is (not) used.
+    @Test func listSensorsCoversLightProximityAndCompass() throws {
+        let light = FakeAuxiliaryDevice.iio(0, name: "als", attributes: ["in_illuminance_raw": "10", "in_illuminance_scale": "0.5"])
+        let proximity = FakeAuxiliaryDevice.iio(1, name: "stk3310", attributes: ["in_proximity_raw": "10"])
+        let (status, out, err, _) = try Self.runDaemon(devices: [], feed: nil, moreDevices: [light.description, proximity.description],
+                                                      arguments: ["--list-sensors"])
+        #expect(status == 0, "\(err)")
+        #expect(out.contains("* iio:device0  als  light, polled in_illuminance_raw × in_illuminance_scale, level × 1.0 (default)"), "\(out)")
+        #expect(out.contains("  iio:device1  stk3310  proximity, polled in_proximity_raw"), "\(out)")
+        #expect(out.contains("not used: no near level: set the udev property PROXIMITY_NEAR_LEVEL"), "\(out)")
+        #expect(out.contains("no compass found"), "\(out)")
+    }
+
+    /// Issue 17: with a light and a proximity sensor present, the recording carries them too
+    /// (log v2): each reading in the row of the next accelerometer sample.
+    @Test func recordCarriesLightAndProximity() throws {
+        let device = FakeIIODevice(index: 0, name: "accel_3d", format: "le:s16/32>>0", scale: "0.0980665")
+        var feed: [UInt8] = []
+        for k in 0..<150 { feed += Self.scriptLine(delay: 10, device.scan([0, -100, 0], timestampNanoseconds: Int64(k) * 10_000_000)) }
+        let sensor = FakeAuxiliaryDevice.iio(1, name: "vcnl4000", attributes: ["in_illuminance_input": "312", "in_proximity_raw": "40",
+                                                                               "in_proximity_nearlevel": "1000"])
+        let (status, _, err, text) = try Self.runDaemon(devices: [device], feed: feed, moreDevices: [sensor.description],
+                                                       arguments: ["--record", "{dir}/recorded.log", "--duration", "1"])
+        #expect(status == 0, "\(err)")
+        #expect(text.hasPrefix("# orientationd-log v2\n"), "\(text.prefix(300))")
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines.contains("# light-unit: lux") && lines.contains("# proximity-near-level: 1000.0"), "\(text.prefix(500))")
+        #expect(lines.contains("time,accel_x,accel_y,accel_z,light,proximity"))
+        let data = lines.filter { $0.first?.isNumber == true }
+        // Read at once on open, then every 0.8 s (light) and 0.7 s (proximity): one or two each in 1 s.
+        let light = data.filter { $0.hasSuffix(",312.000,") || $0.hasSuffix(",312.000,40.000") }
+        let proximity = data.filter { $0.hasSuffix(",40.000") }
+        #expect((1...2).contains(light.count) && (1...2).contains(proximity.count), "\(light) \(proximity)")
+        #expect(data.filter { $0.hasSuffix(",,") }.count >= data.count - 4, "rows without a new reading leave the cells empty")
     }
 
     /// Ctrl-C ends a recording with no `--duration` cleanly: exit status 0, every line whole, the

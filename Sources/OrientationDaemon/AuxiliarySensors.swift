@@ -1,0 +1,84 @@
+import Logging
+import OrientationCore
+import OwnerThreads
+import SensorIIO
+import Synchronization
+
+/// The daemon's light, proximity and compass sensors (issue 17): one
+/// ``AuxiliarySensorService`` each, discovery (at start, on every udev event, after a reload),
+/// and the one closure every state change goes through.
+///
+/// Wiring (``OrientationService``): socket topics claim with ``AuxiliarySensorService/setClaimed(_:_:)``
+/// as `"socket"`; `onChange` publishes to the hub. The D-Bus facade claims as `"dbus"` on the
+/// same services and publishes from the same closure.
+public final class AuxiliarySensors: Sendable {
+    public let light: AuxiliarySensorService
+    public let proximity: AuxiliarySensorService
+    public let compass: AuxiliarySensorService
+    private let settings: Mutex<AuxiliarySettings>
+    private let logger: Logger
+    /// Warnings already logged (a proximity sensor without a near level, a selector matching
+    /// nothing): each is logged once, not at every hotplug event.
+    private let warned = Mutex<Set<String>>([])
+
+    /// - Parameter onChange: every change of any of the three states (presence, reading), in
+    ///   order per sensor; called under the sensor's lock, so it must not block.
+    public init(settings: AuxiliarySettings, logger: Logger, onChange: @escaping @Sendable (AuxiliarySensorState) -> Void) {
+        self.settings = Mutex(settings)
+        self.logger = logger
+        light = AuxiliarySensorService(kind: .light, logger: logger, onChange: onChange)
+        proximity = AuxiliarySensorService(kind: .proximity, logger: logger, onChange: onChange)
+        compass = AuxiliarySensorService(kind: .compass, logger: logger, onChange: onChange)
+    }
+
+    public func service(_ kind: AuxiliarySensorKind) -> AuxiliarySensorService {
+        switch kind {
+        case .light: light
+        case .proximity: proximity
+        case .compass: compass
+        }
+    }
+
+    /// Discovers the sensors on an owner thread of its own and uses what it finds.
+    public func rescan() async {
+        await OwnerThread.run(name: "od-udev-scan") { [self] in rescanOnCallingThread() }
+    }
+
+    /// ``rescan()`` on the calling thread, which libudev's enumeration blocks: only for code on
+    /// an owner thread already (the udev monitor's callback). `removed`: the device a `remove`
+    /// event named, left out even if sysfs still shows it (the event can overtake the removal).
+    public func rescanOnCallingThread(removed: String? = nil) {
+        let sensors: [AuxiliarySensorDescription]
+        do {
+            sensors = try AuxiliaryDiscovery.sensors().filter { $0.id != removed }
+        } catch {
+            logger.warning("cannot discover light, proximity and compass sensors", metadata: ["error": "\(error)"])
+            return
+        }
+        let settings = self.settings.withLock { $0 }
+        for kind in AuxiliarySensorKind.allCases {
+            let choice = AuxiliaryChoice.choose(kind, from: sensors, selector: settings.devices[kind])
+            for warning in choice.warnings { warnOnce(warning) }
+            for sensor in sensors where sensor.kind == kind {
+                if let why = sensor.unusableReason { warnOnce("ignoring \(kind.noun) \(sensor.id) (\(sensor.name)): \(why)") }
+            }
+            service(kind).use(choice.chosen, lightScale: choice.chosen.map { settings.lightScale(for: $0).factor } ?? 1)
+        }
+    }
+
+    /// Replaces the settings (a reload) and discovers again.
+    public func update(settings: AuxiliarySettings) async {
+        self.settings.withLock { $0 = settings }
+        await rescan()
+    }
+
+    /// Closes every sensor and waits for the readers' threads.
+    public func stop() async {
+        for kind in AuxiliarySensorKind.allCases { await service(kind).stop() }
+    }
+
+    private func warnOnce(_ message: String) {
+        guard warned.withLock({ $0.insert(message).inserted }) else { return }
+        logger.warning("\(message)")
+    }
+}

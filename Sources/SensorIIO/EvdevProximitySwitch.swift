@@ -1,0 +1,82 @@
+import CLibUdev
+import CSystemShims
+import Glibc
+import OrientationCore
+
+/// Proximity sensors that the kernel exposes as an input switch, `SW_FRONT_PROXIMITY` (some
+/// phones' and tablets' proximity sensors, e.g. through gpio-keys): found through libudev among
+/// `input` event nodes whose device lists the switch in `capabilities/sw`, and read from the
+/// event node (``AuxiliarySensorReader``).
+public enum EvdevProximitySwitch {
+    /// `SW_FRONT_PROXIMITY` (linux/input-event-codes.h).
+    public static let code = 0x0b
+    /// `EV_SW`.
+    static let eventType: UInt16 = 0x05
+
+    /// Whether a sysfs capability bitmap (`capabilities/sw`: hexadecimal words, most significant
+    /// first, as many bits per word as the kernel's `long`) has bit `bit`.
+    public static func bitmap(_ text: String, has bit: Int, bitsPerWord: Int = Int.bitWidth) -> Bool {
+        let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" }).reversed().map { UInt64($0, radix: 16) }
+        guard !words.contains(nil) else { return false }
+        let index = bit / bitsPerWord
+        guard index < words.count, let word = words[index] else { return false }
+        return word & (1 << UInt64(bit % bitsPerWord)) != 0
+    }
+
+    /// The event nodes with the switch, described (on the calling thread, which libudev blocks).
+    static func sensors() throws(IIOError) -> [AuxiliarySensorDescription] {
+        var result: [AuxiliarySensorDescription] = []
+        try UdevEnumeration.forEachDevice(subsystems: ["input"]) { device in
+            guard let id = udev_device_get_sysname(device).map({ String(cString: $0) }), id.hasPrefix("event"),
+                  let node = udev_device_get_devnode(device).map({ String(cString: $0) }),
+                  let path = udev_device_get_syspath(device).map({ String(cString: $0) }),
+                  let parent = udev_device_get_parent(device),
+                  let capabilities = UdevEnumeration.attribute(parent, "capabilities/sw"),
+                  bitmap(capabilities, has: code) else { return }
+            result.append(AuxiliarySensorDescription(
+                kind: .proximity, id: id, name: UdevEnumeration.attribute(parent, "name") ?? id, sysfsPath: path,
+                shape: .evdevSwitch(node: node), nearLevel: (0.5, "evdev SW_FRONT_PROXIMITY"),
+                properties: UdevEnumeration.properties(device)))
+        }
+        return result
+    }
+
+    /// Reads the switch until `stopping` (the owner thread's wake-up descriptor becomes
+    /// readable): the state now, where the driver answers `EVIOCGSW` (else far until the first
+    /// event), then each change. Returns a failure's reason, or `nil` when stopped.
+    static func read(node: String, wakeFD: Int32, isStopping: () -> Bool, onValue: (Double) -> Void) -> String? {
+        let fd = open(node, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return "cannot open \(node): \(String(cString: strerror(errno)))" }
+        defer { close(fd) }
+        var states = [UInt8](repeating: 0, count: 8)
+        let known = orientationd_evdev_switch_states(fd, &states, UInt32(states.count)) >= 0
+        onValue(known && states[code / 8] & (1 << UInt8(code % 8)) != 0 ? 1 : 0)
+        var pollers = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
+        // struct input_event on 64-bit Linux: 16 bytes of time, u16 type, u16 code, s32 value.
+        let size = 24
+        var pending: [UInt8] = []
+        while !isStopping() {
+            guard poll(&pollers, 2, -1) > 0 else { continue }
+            if pollers[0].revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 { return "\(node) went away" }
+            guard pollers[0].revents & Int16(POLLIN) != 0 else { continue }
+            var chunk = [UInt8](repeating: 0, count: size * 16)
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EAGAIN || errno == EINTR { continue }
+                return "cannot read \(node): \(String(cString: strerror(errno)))"
+            }
+            if count == 0 { return "\(node) went away" }
+            pending += chunk[..<count]
+            while pending.count >= size {
+                let (type, eventCode, value) = pending.withUnsafeBytes {
+                    (UInt16(littleEndian: $0.loadUnaligned(fromByteOffset: 16, as: UInt16.self)),
+                     UInt16(littleEndian: $0.loadUnaligned(fromByteOffset: 18, as: UInt16.self)),
+                     Int32(littleEndian: $0.loadUnaligned(fromByteOffset: 20, as: Int32.self)))
+                }
+                pending.removeFirst(size)
+                if type == eventType && Int(eventCode) == code { onValue(value != 0 ? 1 : 0) }
+            }
+        }
+        return nil
+    }
+}
