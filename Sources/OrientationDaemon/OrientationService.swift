@@ -50,6 +50,8 @@ public final class OrientationService: Sendable {
         let status = SensorStatusTracker { status in hubBox.handle?.setSensorStatus(status) }
         // A socket subscriber and a D-Bus claimer claim the sensor alike (issue 7).
         let claims = ClaimSources(commands: commands, onChange: { status.claimed($0) })
+        // A slow polled accelerometer is raised to 10 Hz at start, as iio-sensor-proxy does.
+        await (source as? DiscoveringIIOSource)?.prepare()
         let sensorProxy = dbus ? SensorProxyBus(initial: SensorProxyState(hasAccelerometer: await source.isPresent()), logger: logger,
                                                 onClaimChange: { claims.set("dbus", claimed: $0) }) : nil
         let server = try await OrientationSocketServer.start(
@@ -77,6 +79,9 @@ public final class OrientationService: Sendable {
             case .sourceFinished:
                 status.ended()
                 if exitWhenDone { commands.finish() }
+            case .tilt(let tilt):
+                // The facade's AccelerometerTilt, from the samples (iio-sensor-proxy's classes).
+                sensorProxy?.publish { $0.update(tilt: tilt) }
             }
         }
         // Hotplug: a sensor appearing, disappearing or changing (mount matrix) reopens the sensor

@@ -12,6 +12,10 @@ import Synchronization
 ///   pipeline is built, and a claim made in between waits in the stream (socket activation
 ///   queues the first client before the daemon starts; issue 10).
 /// - Every detector event goes to `sink` as ``Event/orientation(_:)``, in order.
+/// - Samples pass through a ``GravityNormalizer`` before the detector (a wrong or missing
+///   `in_accel_scale` must not hold the acceleration gate forever); when it starts rescaling a
+///   device, one warning per device names it and the fix. Their tilt class (``TiltTracker``,
+///   from the normalised samples) goes to `sink` as ``Event/tilt(_:)`` when it changes.
 /// - A sensor that fails is reported (``Event/sensorFailed(_:)``, which publishes `unknown`),
 ///   and reopened with a growing delay while still claimed; the daemon never exits for it.
 /// - A ``SensorStreamInterruption`` that ``SensorStreamInterruption/reopensAtOnce`` (a system
@@ -35,6 +39,9 @@ public final class SensorPipeline: Sendable {
         case sensorFailed(String)
         /// A non-looping source delivered its last sample.
         case sourceFinished
+        /// iio-sensor-proxy's tilt class of the samples changed (``TiltTracker``); `undefined`
+        /// when a sensor opens, before its first sample.
+        case tilt(AccelerometerTilt)
     }
 
     /// The pipeline's inbox: claims, restarts (hotplug), new detector settings and the end.
@@ -120,6 +127,8 @@ public final class SensorPipeline: Sendable {
     private let logger: Logger
     /// How the back-off after a failure waits.
     private let sleeper: Sleeper
+    /// Devices already warned about a scale error (one warning per device and daemon run).
+    private let scaleWarned = Mutex<Set<String>>([])
 
     public init(source: any SensorSource, configuration: OrientationDetector.Configuration, logger: Logger,
                 commands: Commands = Commands(), sleeper: Sleeper = .task,
@@ -224,12 +233,18 @@ public final class SensorPipeline: Sendable {
             logger.info("sensor opened", metadata: ["sensor": "\(source.name)"])
             sink(.sensorActive(true))
             detector.reset()
+            var normalizer = GravityNormalizer()
+            var tilt = TiltTracker()
+            sink(.tilt(.undefined))
             var failure: Error? = nil
             do {
                 health.expectProgress(within: limit)
-                while let sample = try await stream.next() {
+                while let raw = try await stream.next() {
                     health.expectProgress(within: limit)
                     delay = 0.5
+                    let sample = normalizer.normalize(raw)
+                    if normalizer.isCorrecting { warnAboutScale(normalizer, device: stream.deviceName ?? source.name) }
+                    if let changed = tilt.process(sample) { sink(.tilt(changed)) }
                     if let event = detector.process(sample) { sink(.orientation(event)) }
                 }
             } catch {
@@ -253,6 +268,18 @@ public final class SensorPipeline: Sendable {
             sink(.sourceFinished)
             return
         }
+    }
+
+    /// Warns once per device that its readings are rescaled, with what it reads for 1 g and how
+    /// to fix it for good.
+    private func warnAboutScale(_ normalizer: GravityNormalizer, device: String) {
+        guard scaleWarned.withLock({ $0.insert(device).inserted }) else { return }
+        let measured = normalizer.deviceGravity ?? 0
+        let message = "the accelerometer's scale is wrong: a still device reads \(measured) per g instead of \(normalizer.configuration.gravity) m/s²; "
+            + "readings are rescaled by \(normalizer.factor). Fix: set the scale (m/s² per count) in [sensor] scale of orientationd.conf, "
+            + "or report the driver's in_accel_scale to the kernel"
+        logger.warning("\(message)",
+                       metadata: ["device": "\(device)", "factor": "\(normalizer.factor)", "measured-g": "\(measured)"])
     }
 
     /// Reports a failure (the daemon publishes `unknown`), waits `delay`, then doubles it (up to
