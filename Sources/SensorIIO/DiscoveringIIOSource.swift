@@ -75,11 +75,14 @@ public final class DiscoveringIIOSource: SensorSource {
         if let configured = settings.mountMatrix { candidates.append(.init(source: configured.source, text: configured.text)) }
         candidates += accel.mountMatrixCandidates.map { .init(source: $0.source, text: $0.text) }
         let matrix = MountMatrix.select(from: candidates)
-        let fallback = settings.mode != .buffered && accel.hasBuffer && pollNext.withLock { $0.contains(accel.id) }
-        let buffered = !fallback && (settings.mode == .buffered || (settings.mode == .auto && accel.hasBuffer))
-        let plan = IIOReadPlan(device: accel.id, mode: buffered ? .buffered(batch: settings.batch) : .polled(rate: settings.pollRate),
+        // A buffer-only device (no raw attributes) is read through its buffer whatever the mode.
+        let fallback = settings.mode != .buffered && accel.hasBuffer && accel.hasRawAttributes && pollNext.withLock { $0.contains(accel.id) }
+        let buffered = !accel.hasRawAttributes
+            || (!fallback && (settings.mode == .buffered || (settings.mode == .auto && accel.hasBuffer)))
+        var plan = IIOReadPlan(device: accel.id, mode: buffered ? .buffered(batch: settings.batch) : .polled(rate: settings.pollRate),
                                samplingFrequency: buffered ? settings.samplingFrequency : nil, mountMatrix: matrix.matrix,
                                readsGyroscope: accel.channels.contains("anglvel_x"), stallTimeout: settings.stallTimeout)
+        plan.scale = settings.scale
         return (sensors, choice, plan, matrix)
     }
 
@@ -121,6 +124,10 @@ public final class DiscoveringIIOSource: SensorSource {
             logger.warning("the buffer delivered nothing; reading polled this time, buffered again on the next open",
                            metadata: ["device": "\(accel.id)", "poll-rate": "\(settings.pollRate)"])
         }
+        if settings.mode == .polled, !accel.hasRawAttributes {
+            logger.warning("mode = polled, but the device has no raw attributes to poll: reading its buffer", metadata: ["device": "\(accel.id)"])
+        }
+        if case .polled = plan.mode { await adjustSamplingFrequency(accel, settings: settings) }
         logger.info("opening sensor", metadata: [
             "device": "\(accel.id)", "name": "\(accel.name)", "mode": "\(plan.mode)",
             "mount-matrix": "\(matrix.matrix)", "mount-matrix-source": "\(matrix.source)",
@@ -130,6 +137,32 @@ public final class DiscoveringIIOSource: SensorSource {
         guard case .buffered = plan.mode, settings.mode == .auto else { return stream }
         let id = accel.id
         return DeliveryWatch(stream) { [self] in pollNext.withLock { _ = $0.insert(id) } }
+    }
+
+    /// What iio-sensor-proxy does to the accelerometer when it starts, done now (the daemon's
+    /// start): a polled one gets its sampling frequency raised to 10 Hz or more
+    /// (``PolledSamplingFrequency``), so that it is right before anyone claims it. Every
+    /// ``open()`` does the same again. Nothing happens without a polled accelerometer.
+    public func prepare() async {
+        let settings = self.settings
+        guard let found = try? await plan(settings: settings), let plan = found.plan, case .polled = plan.mode,
+              let accel = found.choice.accelerometer else { return }
+        await adjustSamplingFrequency(accel, settings: settings)
+    }
+
+    /// Sets a polled accelerometer's sampling frequency (on an owner thread: sysfs I/O blocks).
+    private func adjustSamplingFrequency(_ accel: SensorDescription, settings: IIOSettings) async {
+        let path = accel.sysfsPath
+        let configured = settings.samplingFrequencyIsExplicit ? settings.samplingFrequency : nil
+        guard let change = await OwnerThread.run(name: "od-udev-scan", { PolledSamplingFrequency.apply(sysfsPath: path, configured: configured) }) else { return }
+        let metadata: Logger.Metadata = ["device": "\(accel.id)", "attribute": "\(change.attribute)", "from": "\(change.from)", "to": "\(change.to)"]
+        if !change.written {
+            logger.warning("the driver refused the sampling frequency; polling it as it is", metadata: metadata)
+        } else if configured != nil {
+            logger.info("sampling frequency set as configured", metadata: metadata)
+        } else {
+            logger.notice("sampling frequency below \(SamplingFrequencyFloor.text(SamplingFrequencyFloor.minimum)) Hz raised, as iio-sensor-proxy does", metadata: metadata)
+        }
     }
 
     /// Notes a buffered stream that failed before delivering its first sample.
@@ -156,5 +189,7 @@ public final class DiscoveringIIOSource: SensorSource {
         }
 
         func close() async { await inner.close() }
+
+        var deviceName: String? { inner.deviceName }
     }
 }

@@ -60,6 +60,7 @@ struct IIOReadLoop: Sendable {
             }
             var scale = 1.0, offset = 0.0
             if iio_channel_attr_read_double(channel, "scale", &scale) != 0 { scale = 1 }
+            if kind == "accel", let configured = plan.scale { scale = configured }  // [sensor] scale
             if iio_channel_attr_read_double(channel, "offset", &offset) != 0 { offset = 0 }
             let format = iio_channel_get_data_format(channel)!.pointee
             result.append(Axis(channel: channel, scale: scale, offset: offset, bytes: Int(format.length) / 8, signed: format.is_signed))

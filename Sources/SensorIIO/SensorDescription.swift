@@ -32,12 +32,17 @@ public struct SensorDescription: Hashable, Sendable {
     public var mountMatrixCandidates: [MountMatrixCandidateText]
     /// True when the device has a buffer (scan elements and a device node).
     public var hasBuffer: Bool
-    /// Names of the axis channels found (`accel_x`, …, `anglvel_z`).
+    /// Names of the axis channels found (`accel_x`, …, `anglvel_z`), as raw attributes or scan
+    /// elements.
     public var channels: [String]
+    /// True when the main family's axes have `in_*_raw` (or `_input`) attributes, so the device
+    /// can be polled; false for a buffer-only device, which is read through its buffer only.
+    public var hasRawAttributes: Bool
 
     public init(id: String, name: String, sysfsPath: String, deviceNode: String?, kind: Kind, location: Location,
                 locationSource: String, label: String?, properties: [String: String],
-                mountMatrixCandidates: [MountMatrixCandidateText], hasBuffer: Bool, channels: [String]) {
+                mountMatrixCandidates: [MountMatrixCandidateText], hasBuffer: Bool, channels: [String],
+                hasRawAttributes: Bool = true) {
         self.id = id
         self.name = name
         self.sysfsPath = sysfsPath
@@ -50,6 +55,7 @@ public struct SensorDescription: Hashable, Sendable {
         self.mountMatrixCandidates = mountMatrixCandidates
         self.hasBuffer = hasBuffer
         self.channels = channels
+        self.hasRawAttributes = hasRawAttributes
     }
 }
 

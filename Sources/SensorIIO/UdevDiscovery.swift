@@ -50,9 +50,10 @@ public enum UdevDiscovery {
             let text = String(cString: value).trimmingCharacters(in: "\n\0 ")
             return text.isEmpty ? nil : text
         }
-        let axes = ["x", "y", "z"]
-        let accel = axes.map { "accel_\($0)" }.filter { attributes.contains("in_\($0)_raw") || attributes.contains("in_\($0)_input") }
-        let gyro = axes.map { "anglvel_\($0)" }.filter { attributes.contains("in_\($0)_raw") || attributes.contains("in_\($0)_input") }
+        let node = udev_device_get_devnode(device).map { String(cString: $0) }
+        let hasBuffer = node != nil && access(syspath + "/scan_elements", F_OK) == 0 && access(syspath + "/buffer/enable", F_OK) == 0
+        let family = IIOChannelFamily(attributes: attributes, syspath: syspath, hasBuffer: hasBuffer)
+        let accel = family.axes("accel"), gyro = family.axes("anglvel")
         let kind: SensorDescription.Kind = accel.count == 3 ? .accelerometer : (gyro.count == 3 ? .gyroscope : .other)
 
         var location = SensorDescription.Location.unknown
@@ -78,12 +79,10 @@ public enum UdevDiscovery {
                 candidates.append(MountMatrixCandidateText(source: "sysfs \(syspath)/\(name)", text: matrix))
             }
         }
-        let node = udev_device_get_devnode(device).map { String(cString: $0) }
-        let hasBuffer = node != nil && access(syspath + "/scan_elements", F_OK) == 0 && access(syspath + "/buffer/enable", F_OK) == 0
         return SensorDescription(id: sysname, name: sysattr("name") ?? sysname, sysfsPath: syspath, deviceNode: node, kind: kind,
                                  location: location, locationSource: locationSource, label: sysattr("label"),
                                  properties: properties, mountMatrixCandidates: candidates, hasBuffer: hasBuffer,
-                                 channels: accel + gyro)
+                                 channels: accel + gyro, hasRawAttributes: family.polls(kind == .gyroscope ? "anglvel" : "accel"))
     }
 }
 

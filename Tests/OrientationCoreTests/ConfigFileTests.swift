@@ -75,7 +75,7 @@ import TestSupport
         let file = try ConfigFile(parsing: uncommented, source: path, knownSections: ConfigFile.orientationdSections)
         #expect(file.entries(in: "detector").count == OrientationDetector.Configuration.parameters.count)
         #expect(file.entries(in: "server").count == 12)
-        #expect(file.entries(in: "sensor").count == 7)
+        #expect(file.entries(in: "sensor").count == 8)
         var configuration = OrientationDetector.Configuration()
         configuration.settleTime = 42
         try configuration.apply(file)
