@@ -75,6 +75,12 @@ public final class DiscoveringIIOSource: SensorSource {
         if let configured = settings.mountMatrix { candidates.append(.init(source: configured.source, text: configured.text)) }
         candidates += accel.mountMatrixCandidates.map { .init(source: $0.source, text: $0.text) }
         let matrix = MountMatrix.select(from: candidates)
+        if accel.bus == .input {
+            // Read by EvdevSensorSource in open(); the plan says so for --list-sensors.
+            var plan = IIOReadPlan(device: accel.id, mode: .polled(rate: settings.pollRate), mountMatrix: matrix.matrix, stallTimeout: settings.stallTimeout)
+            plan.scale = settings.scale
+            return (sensors, choice, plan, matrix)
+        }
         // A buffer-only device (no raw attributes) is read through its buffer whatever the mode.
         let fallback = settings.mode != .buffered && accel.hasBuffer && accel.hasRawAttributes && pollNext.withLock { $0.contains(accel.id) }
         let buffered = !accel.hasRawAttributes
@@ -91,7 +97,7 @@ public final class DiscoveringIIOSource: SensorSource {
     /// way, buffered against polled). `open()` and `orientationd --record` both use it, so a
     /// recording holds exactly the samples the detector gets.
     public static func gyroscopePlan(choice: SensorChoice, plan: IIOReadPlan, matrix: MountMatrix.Selection) -> IIOReadPlan? {
-        guard let accel = choice.accelerometer, let gyro = choice.gyroscope, gyro.id != accel.id,
+        guard let accel = choice.accelerometer, accel.bus == .iio, let gyro = choice.gyroscope, gyro.id != accel.id,
               gyro.hasBuffer == accel.hasBuffer else { return nil }
         // Its own mount matrix when it has one, else the accelerometer's (same board).
         let own = MountMatrix.select(from: gyro.mountMatrixCandidates.map { .init(source: $0.source, text: $0.text) })
@@ -115,6 +121,15 @@ public final class DiscoveringIIOSource: SensorSource {
         foundNoSensor.store(false, ordering: .releasing)
         for (source, reason) in matrix.rejected {
             logger.warning("ignoring an invalid mount matrix", metadata: ["source": "\(source)", "reason": "\(reason)"])
+        }
+        if accel.bus == .input, let node = accel.deviceNode {
+            // An input-subsystem accelerometer: evdev, not libiio (issue 16, item 2).
+            logger.info("opening sensor", metadata: ["device": "\(accel.id)", "name": "\(accel.name)", "mode": "evdev \(node)",
+                                                     "mount-matrix": "\(matrix.matrix)", "mount-matrix-source": "\(matrix.source)"])
+            let stream = try await EvdevSensorSource(node: node, name: "\(accel.id) (\(accel.name))", mountMatrix: matrix.matrix,
+                                                     rate: settings.pollRate, scale: settings.scale, clocks: clocks).open()
+            opened.withLock { $0 = "\(accel.id) (\(accel.name))" }
+            return stream
         }
         let gyroPlan = Self.gyroscopePlan(choice: choice, plan: plan, matrix: matrix)
         if let gyroPlan, let gyro = choice.gyroscope {
@@ -146,7 +161,7 @@ public final class DiscoveringIIOSource: SensorSource {
     public func prepare() async {
         let settings = self.settings
         guard let found = try? await plan(settings: settings), let plan = found.plan, case .polled = plan.mode,
-              let accel = found.choice.accelerometer else { return }
+              let accel = found.choice.accelerometer, accel.bus == .iio else { return }
         await adjustSamplingFrequency(accel, settings: settings)
     }
 

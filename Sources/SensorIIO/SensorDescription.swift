@@ -5,6 +5,15 @@ public struct SensorDescription: Hashable, Sendable {
         case accelerometer, gyroscope, other
     }
 
+    /// Which kernel interface serves the device.
+    public enum Bus: String, Hashable, Sendable {
+        /// An IIO device (`iio:deviceN`), read through libiio.
+        case iio
+        /// An evdev device (`eventN`, udev `ID_INPUT_ACCELEROMETER=1`), read as input events
+        /// (``EvdevSensorSource``).
+        case input
+    }
+
     /// Where an accelerometer sits on a 2-in-1: in the display (the one that rotates the screen)
     /// or in the base (used for hinge angles, never for screen orientation).
     public enum Location: String, Hashable, Sendable {
@@ -38,11 +47,13 @@ public struct SensorDescription: Hashable, Sendable {
     /// True when the main family's axes have `in_*_raw` (or `_input`) attributes, so the device
     /// can be polled; false for a buffer-only device, which is read through its buffer only.
     public var hasRawAttributes: Bool
+    /// The kernel interface: IIO, or the input subsystem.
+    public var bus: Bus
 
     public init(id: String, name: String, sysfsPath: String, deviceNode: String?, kind: Kind, location: Location,
                 locationSource: String, label: String?, properties: [String: String],
                 mountMatrixCandidates: [MountMatrixCandidateText], hasBuffer: Bool, channels: [String],
-                hasRawAttributes: Bool = true) {
+                hasRawAttributes: Bool = true, bus: Bus = .iio) {
         self.id = id
         self.name = name
         self.sysfsPath = sysfsPath
@@ -56,6 +67,7 @@ public struct SensorDescription: Hashable, Sendable {
         self.hasBuffer = hasBuffer
         self.channels = channels
         self.hasRawAttributes = hasRawAttributes
+        self.bus = bus
     }
 }
 

@@ -6,7 +6,8 @@ import Glibc
 /// The udev handles live only inside one call (created, used and released on the calling thread);
 /// nothing libudev returns escapes as anything but Swift values.
 public enum UdevDiscovery {
-    /// Every device of the `iio` subsystem, described; sorted by id.
+    /// Every device of the `iio` subsystem, and every input-subsystem accelerometer
+    /// (``InputAccelerometerDiscovery``), described; sorted by id.
     public static func sensors() throws(IIOError) -> [SensorDescription] {
         guard let udev = udev_new() else { throw .udev("udev_new failed") }
         defer { udev_unref(udev) }
@@ -23,6 +24,7 @@ public enum UdevDiscovery {
             }
             entry = udev_list_entry_get_next(current)
         }
+        result += InputAccelerometerDiscovery.sensors(udev)  // the input subsystem's (issue 16)
         return result.sorted { SensorChoice.number($0.id) < SensorChoice.number($1.id) }
     }
 
