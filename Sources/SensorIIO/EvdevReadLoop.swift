@@ -118,9 +118,5 @@ struct EvdevReadLoop: Sendable {
         }
     }
 
-    static func monotonic() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
-    }
+    static func monotonic() -> Double { IIOReadLoop.monotonic() }
 }

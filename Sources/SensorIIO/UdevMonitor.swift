@@ -3,8 +3,9 @@ import Glibc
 import Logging
 import OwnerThreads
 
-/// Watches udev for `iio` devices coming, going and changing, on a thread of its own (the udev
-/// monitor handle never leaves it), and reports each event through `onEvent`. A monitor that
+/// Watches udev for `iio` devices (and input-subsystem accelerometers) coming, going and
+/// changing, on a thread of its own (the udev monitor handle never leaves it), and reports each
+/// event through `onEvent`. A monitor that
 /// cannot be set up (no netlink socket in a container, udev not running) is logged once with the
 /// step that failed: the daemon goes on without hotplug, it does not fail.
 public final class UdevMonitor: Sendable {
@@ -42,6 +43,8 @@ public final class UdevMonitor: Sendable {
         defer { udev_monitor_unref(monitor) }
         let filtered = udev_monitor_filter_add_match_subsystem_devtype(monitor, "iio", nil)
         guard filtered >= 0 else { return unavailable("udev_monitor_filter_add_match_subsystem_devtype", -filtered) }
+        // Input-subsystem accelerometers too (issue 16); other input devices are ignored below.
+        _ = udev_monitor_filter_add_match_subsystem_devtype(monitor, "input", nil)
         let enabled = udev_monitor_enable_receiving(monitor)
         guard enabled >= 0 else { return unavailable("udev_monitor_enable_receiving", -enabled) }
         var pollers = [pollfd(fd: udev_monitor_get_fd(monitor), events: Int16(POLLIN), revents: 0),
@@ -54,8 +57,9 @@ public final class UdevMonitor: Sendable {
             while let device = udev_monitor_receive_device(monitor) {
                 let action = udev_device_get_action(device).map { String(cString: $0) } ?? ""
                 let name = udev_device_get_sysname(device).map { String(cString: $0) } ?? ""
+                let accelerometer = udev_device_get_property_value(device, "ID_INPUT_ACCELEROMETER").map { String(cString: $0) } == "1"
                 udev_device_unref(device)
-                if name.hasPrefix("iio:device") { onEvent(Event(action: action, device: name)) }
+                if name.hasPrefix("iio:device") || (name.hasPrefix("event") && accelerometer) { onEvent(Event(action: action, device: name)) }
             }
         }
     }
