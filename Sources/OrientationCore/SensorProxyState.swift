@@ -7,8 +7,8 @@
 ///   `left-up`, unknown → `undefined`. Face-up and face-down keep the last in-plane value, so a
 ///   desktop does not rotate when the device is laid flat.
 /// - `AccelerometerTilt` (iio-sensor-proxy 3.6+): once ``update(tilt:)`` has been called (the
-///   daemon: from the samples, ``TiltTracker``), the peer's five values by its thresholds, and
-///   `undefined` while the orientation is unknown. Before that (a client that sees only
+///   daemon: from the samples, ``TiltTracker``; `undefined` after a sensor failure), the peer's
+///   five values by its thresholds, whatever the orientation. Before that (a client that sees only
 ///   orientation events, such as `monitor-sensor` on the socket), a coarse stand-in: `face-up`,
 ///   `face-down`, `vertical` for an in-plane orientation, `undefined` for unknown.
 /// - While the system rotation lock is on, `AccelerometerOrientation` holds its value: desktops
@@ -35,7 +35,7 @@ public struct SensorProxyState: Equatable, Sendable {
         case .faceUp: if !tiltFromSamples { tilt = "face-up" }
         case .faceDown: if !tiltFromSamples { tilt = "face-down" }
         case .unknown:
-            tilt = "undefined"
+            if !tiltFromSamples { tilt = "undefined" }
             lastInPlane = "undefined"
         case .portrait, .portraitUpsideDown, .landscapeLeft, .landscapeRight:
             if !tiltFromSamples { tilt = "vertical" }
@@ -45,8 +45,8 @@ public struct SensorProxyState: Equatable, Sendable {
     }
 
     /// Applies iio-sensor-proxy's tilt class of the newest samples; from then on the tilt no
-    /// longer follows ``update(device:locked:)`` (except `unknown`, which clears it). The lock
-    /// never holds it (desktops use it for no rotation).
+    /// longer follows ``update(device:locked:)``. The lock never holds it (desktops use it for
+    /// no rotation).
     public mutating func update(tilt: AccelerometerTilt) {
         tiltFromSamples = true
         self.tilt = tilt.rawValue

@@ -39,8 +39,8 @@ public final class SensorPipeline: Sendable {
         case sensorFailed(String)
         /// A non-looping source delivered its last sample.
         case sourceFinished
-        /// iio-sensor-proxy's tilt class of the samples changed (``TiltTracker``); `undefined`
-        /// when a sensor opens, before its first sample.
+        /// iio-sensor-proxy's tilt class of the samples changed (``TiltTracker``; the first
+        /// sample after each open always reports one); `undefined` after a failure.
         case tilt(AccelerometerTilt)
     }
 
@@ -235,7 +235,6 @@ public final class SensorPipeline: Sendable {
             detector.reset()
             var normalizer = GravityNormalizer()
             var tilt = TiltTracker()
-            sink(.tilt(.undefined))
             var failure: Error? = nil
             do {
                 health.expectProgress(within: limit)
@@ -287,6 +286,7 @@ public final class SensorPipeline: Sendable {
     private func backOff(failure: String, delay: inout Double) async {
         logger.warning("sensor failure; retrying", metadata: ["error": "\(failure)", "retry-in": "\(delay)s"])
         sink(.sensorFailed(failure))
+        sink(.tilt(.undefined))
         health.expectProgress(within: source.progressLimit.map { $0 + delay })
         try? await sleeper.sleep(seconds: delay)
         delay = min(delay * 2, 30)
