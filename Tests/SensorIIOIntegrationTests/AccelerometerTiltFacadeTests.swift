@@ -99,7 +99,7 @@ extension SensorIIOIntegrationTests {
         }
         #expect(published["iio-sensor-proxy"] == ["normal", "right-up"], "the peer: \(published)")
         #expect(published["orientationd"] == published["iio-sensor-proxy"])
-        #expect(frequency["orientationd"] == "10", "\(frequency)")
+        #expect(frequency["orientationd"] == "10" && frequency["iio-sensor-proxy"] == "10", "both raise 5.2 Hz to 10: \(frequency)")
     }
 
     /// HasAccelerometer read as a boolean (`(<true>,)`).
@@ -113,5 +113,59 @@ extension SensorIIOIntegrationTests {
         var status: Int32 = 0
         waitpid(pid, &status, 0)
         return readText(dir + "/has.out").contains("<true>")
+    }
+}
+
+extension SensorIIOIntegrationTests {
+    /// A buffer-only accelerometer (scan elements and a buffer, no raw attributes) with its own
+    /// trigger, which iio-sensor-proxy's udev rule tags `iio-buffer-accel`: Debian's
+    /// iio-sensor-proxy and orientationd, each in turn, publish the same orientations for the same
+    /// scans. (Without a trigger, 3.0 falls back to polling raw attributes that are not there and
+    /// reads zeros; 3.6 removed that requirement. orientationd reads both:
+    /// `aBufferOnlyAccelerometerIsFoundAndRead`.)
+    @Test(.enabled(if: facadeToolsAvailable, "needs dbus-daemon, gdbus, monitor-sensor and Debian's iio-sensor-proxy (make setup)"))
+    func aBufferOnlyAccelerometerIsServedLikeThePeerServesIt() throws {
+        var published: [String: [String]] = [:]
+        for (index, daemon) in ["iio-sensor-proxy", "orientationd"].enumerated() {
+            // A device of its own per daemon: umockdev cannot re-add a /dev name in one process.
+            let testbed = Testbed()
+            var device = FakeIIODevice(index: index, name: "accel_3d", format: "le:s16/32>>0", scale: "0.0980665")
+            device.rawAttributes = false
+            device.udev = ["IIO_SENSOR_PROXY_TYPE": "iio-buffer-accel"]
+            device.attributes["trigger/current_trigger"] = ""
+            try testbed.add(device.description)
+            try testbed.add("P: /devices/platform/fake-accel_3d-\(index)/trigger\(index)\nE: SUBSYSTEM=iio\nA: name=accel_3d-dev\(index)\\n\n\n")
+            let bus = try PrivateSystemBus()
+            let dir = bus.directory
+            let command = daemon == "orientationd"
+                ? [Self.productsDirectory + "/orientationd", "--dbus", "--socket", dir + "/d.sock"]
+                : ["/usr/sbin/iio-sensor-proxy"]
+            let server = try spawn(command, environment: bus.inheritedEnvironment + ["G_MESSAGES_DEBUG=all"], stderr: dir + "/daemon.err",
+                                   newProcessGroup: true)
+            defer { _ = stopProcess(server) }
+            #expect(waitUntil(timeout: 10, every: 0.05) { Self.hasAccelerometer(bus) }, "\(daemon): \(readText(dir + "/daemon.err").suffix(2000))")
+            let monitor = try spawn(["/usr/bin/monitor-sensor"], environment: bus.clientEnvironment, stderr: dir + "/monitor.err",
+                                    stdout: dir + "/monitor.out", newProcessGroup: true)
+            defer { _ = stopProcess(monitor, SIGKILL) }
+            let fd = testbed.deviceFD(device.node)
+            var time: Int64 = 1_000_000_000
+            // Each pose is fed (a second of scans at 100 Hz) until monitor-sensor shows it: the
+            // daemons enable the buffer when claimed, which the test cannot await otherwise.
+            for (k, raw) in [[0, -100, 0], [-100, 0, 0], [0, 100, 0]].enumerated() {
+                let shown = waitUntil(timeout: 8, every: 0.2) {
+                    var bytes: [UInt8] = []
+                    for _ in 0..<20 {
+                        bytes += device.scan(raw, timestampNanoseconds: time)
+                        time += 10_000_000
+                    }
+                    writeAll(fd, bytes)
+                    return Self.orientationChanges(readText(dir + "/monitor.out")).count == k + 1
+                }
+                #expect(shown, "\(daemon) \(raw): \(readText(dir + "/monitor.out")) \(readText(dir + "/daemon.err").suffix(3000))")
+            }
+            published[daemon] = Self.orientationChanges(readText(dir + "/monitor.out"))
+        }
+        #expect(published["iio-sensor-proxy"] == ["normal", "right-up", "bottom-up"], "the peer: \(published)")
+        #expect(published["orientationd"] == published["iio-sensor-proxy"])
     }
 }
