@@ -63,8 +63,12 @@ public struct GravityNormalizer: Sendable {
         var mean: Double { sum / Double(count) }
     }
 
+    /// cos(``Configuration/stillAngle``), computed once.
+    private let cosineLimit: Double
+
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
+        cosineLimit = cMath_cos(radians(configuration.stillAngle))
     }
 
     /// True when samples are being rescaled.
@@ -114,8 +118,7 @@ public struct GravityNormalizer: Sendable {
         current.maximum = max(current.maximum, magnitude)
         let mean = current.mean
         let spread = configuration.stillSpread * mean
-        let cosLimit = cMath_cos(radians(configuration.stillAngle))
-        guard current.maximum - mean <= spread, mean - current.minimum <= spread, direction.dot(current.direction) >= cosLimit else {
+        guard current.maximum - mean <= spread, mean - current.minimum <= spread, direction.dot(current.direction) >= cosineLimit else {
             stretch = Stretch(start: time, last: time, direction: direction, sum: magnitude, count: 1, minimum: magnitude, maximum: magnitude)
             return
         }

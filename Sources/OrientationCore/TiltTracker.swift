@@ -2,19 +2,32 @@
 ///
 /// Contract:
 /// - From ``AccelerometerTilt/undefined`` (after ``init(hysteresis:)`` or ``reset()``), the
-///   first sample with a usable vector is classified by the peer's thresholds exactly.
-/// - After that, leaving the current class needs the angle to be ``hysteresis`` degrees past the
-///   threshold between them (default 2°): the peer classifies each reading alone and flickers
-///   between two classes while a hand holds the device near 20° or 70°; a desktop showing the
-///   value would flicker with it. Far from a threshold the result is the peer's.
+///   first sample with a usable vector is classified exactly as ``AccelerometerTilt/init(gravity:)``
+///   does (the peer's thresholds on the angle rounded to whole degrees).
+/// - After that, a class changes only when the angle is ``hysteresis`` degrees (default 2°) past
+///   a threshold: each sample is classified with its angle moved that far toward the current
+///   class, and a different result is the new class. The peer classifies each reading alone and
+///   flickers between two values while a hand holds the device near 20° or 70°; a desktop
+///   showing the value would flicker with it. Far from a threshold the result is the peer's.
 /// - A sample whose vector is zero or not finite changes nothing.
 /// - ``process(_:)`` returns the new class when it changed, else `nil`.
+/// - No inverse trigonometry per sample (docs/PERFORMANCE.md): the angle's thresholds are
+///   precomputed as sines, and moving it by ``hysteresis`` is a rotation of (cos, sin).
 public struct TiltTracker: Sendable {
     public let hysteresis: Double
     public private(set) var current = AccelerometerTilt.undefined
 
+    /// sin of the rounding boundaries: an angle below 20.5° rounds to 20 (vertical), one below
+    /// 69.5° to 69 (tilted).
+    private let verticalSine = cMath_sin(radians(AccelerometerTilt.verticalLimit + 0.5))
+    private let faceSine = cMath_sin(radians(AccelerometerTilt.faceLimit - 0.5))
+    private let shiftSine: Double
+    private let shiftCosine: Double
+
     public init(hysteresis: Double = 2) {
         self.hysteresis = hysteresis
+        shiftSine = cMath_sin(radians(hysteresis))
+        shiftCosine = cMath_cos(radians(hysteresis))
     }
 
     /// Back to ``AccelerometerTilt/undefined`` (a reopened sensor).
@@ -24,28 +37,43 @@ public struct TiltTracker: Sendable {
 
     /// The tilt after `sample`, when it differs from the one before.
     public mutating func process(_ sample: Sample) -> AccelerometerTilt? {
-        guard let angle = AccelerometerTilt.angle(of: sample.acceleration) else { return nil }
-        let plain = AccelerometerTilt.classify(angle: angle)
-        guard plain != current else { return nil }
+        let g = sample.acceleration
+        let length = g.length
+        guard g.isFinite, length > 0 else { return nil }
+        // The elevation of the screen's normal: sin = −z/|g|, cos = horizontal/|g| (≥ 0).
+        var sine = -g.z / length
         if current != .undefined {
-            // Only a change that also holds with the angle moved `hysteresis` back toward the
-            // current class counts.
-            let back = angle > 0 ? angle - hysteresis : angle + hysteresis
-            let toward = current.rank > plain.rank ? angle + (angle > 0 ? hysteresis : -hysteresis) : back
-            guard AccelerometerTilt.classify(angle: toward) == plain else { return nil }
+            let cosine = (g.x * g.x + g.y * g.y).squareRoot() / length
+            let toward = current.representativeSine
+            if sine < toward {
+                sine = sine * shiftCosine + cosine * shiftSine
+            } else if sine > toward {
+                sine = sine * shiftCosine - cosine * shiftSine
+            }
         }
-        current = plain
-        return plain
+        let tilt = classify(sine: sine)
+        guard tilt != current else { return nil }
+        current = tilt
+        return tilt
+    }
+
+    private func classify(sine: Double) -> AccelerometerTilt {
+        let magnitude = abs(sine)
+        if magnitude < verticalSine { return .vertical }
+        if magnitude < faceSine { return sine > 0 ? .tiltedUp : .tiltedDown }
+        return sine > 0 ? .faceUp : .faceDown
     }
 }
 
 extension AccelerometerTilt {
-    /// How far from upright a class is (0 vertical, 1 tilted, 2 face), for the hysteresis.
-    fileprivate var rank: Int {
+    /// sin of the class's middle angle (0°, ±45°, ±90°): the direction "toward" the class.
+    fileprivate var representativeSine: Double {
         switch self {
         case .undefined, .vertical: 0
-        case .tiltedUp, .tiltedDown: 1
-        case .faceUp, .faceDown: 2
+        case .tiltedUp: 0.5.squareRoot()
+        case .tiltedDown: -(0.5.squareRoot())
+        case .faceUp: 1
+        case .faceDown: -1
         }
     }
 }

@@ -89,6 +89,7 @@ public final class DiscoveringIIOSource: SensorSource {
                                samplingFrequency: buffered ? settings.samplingFrequency : nil, mountMatrix: matrix.matrix,
                                readsGyroscope: accel.channels.contains("anglvel_x"), stallTimeout: settings.stallTimeout)
         plan.scale = settings.scale
+        plan.sysfsPath = accel.sysfsPath
         return (sensors, choice, plan, matrix)
     }
 

@@ -16,8 +16,13 @@ extension IIOReadLoop {
             var ok = true
             for axis in accel + gyro {
                 var value: Double = 0
-                let result = iio_channel_attr_read_double(axis.channel, "raw", &value)
-                if result != 0 { ok = false; lastFailure = -result; break }
+                if let path = axis.rawPath {
+                    guard let number = SysfsAttribute.number(path) else { ok = false; lastFailure = errno == 0 ? EINVAL : errno; break }
+                    value = number
+                } else {
+                    let result = iio_channel_attr_read_double(axis.channel, "raw", &value)
+                    if result != 0 { ok = false; lastFailure = -result; break }
+                }
                 raw[axis] = value
             }
             let now = Self.monotonic()

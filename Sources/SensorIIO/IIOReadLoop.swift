@@ -31,6 +31,8 @@ struct IIOReadLoop: Sendable {
         let offset: Double
         let bytes: Int
         let signed: Bool
+        /// Polled mode with a known sysfs directory: the raw attribute's file.
+        var rawPath: String? = nil
     }
 
     private func read(_ owner: OwnerThread) throws(IIOError) {
@@ -60,10 +62,18 @@ struct IIOReadLoop: Sendable {
             }
             var scale = 1.0, offset = 0.0
             if iio_channel_attr_read_double(channel, "scale", &scale) != 0 { scale = 1 }
-            if kind == "accel", let configured = plan.scale { scale = configured }  // [sensor] scale
             if iio_channel_attr_read_double(channel, "offset", &offset) != 0 { offset = 0 }
+            var rawPath: String? = nil
+            if case .polled = plan.mode, let directory = plan.sysfsPath {
+                // The kernel's own files, read newline-tolerant (``SysfsAttribute``).
+                if let path = SysfsAttribute.channelPath(directory, family: kind, axis: axis, "scale"), let value = SysfsAttribute.number(path) { scale = value }
+                if let path = SysfsAttribute.channelPath(directory, family: kind, axis: axis, "offset"), let value = SysfsAttribute.number(path) { offset = value }
+                rawPath = SysfsAttribute.channelPath(directory, family: kind, axis: axis, "raw")
+            }
+            if kind == "accel", let configured = plan.scale { scale = configured }  // [sensor] scale
             let format = iio_channel_get_data_format(channel)!.pointee
-            result.append(Axis(channel: channel, scale: scale, offset: offset, bytes: Int(format.length) / 8, signed: format.is_signed))
+            result.append(Axis(channel: channel, scale: scale, offset: offset, bytes: Int(format.length) / 8, signed: format.is_signed,
+                               rawPath: rawPath))
         }
         return result
     }

@@ -9,8 +9,8 @@ import Glibc
 ///   with neither is left alone (`nil`).
 /// - A configured value is written unless the driver already reports it; without one, the floor
 ///   decides from the current value and the matching `…_available` list.
-/// - The value is written as the peer writes it: the number alone (`10`, `12.5`), no newline,
-///   with plain `write(2)` (libiio would add a NUL byte). A refused write is reported in the
+/// - The value is written as the peer writes it: the number alone (`10`, `12.5`), no newline
+///   (``SysfsAttribute``; libiio would add a NUL byte). A refused write is reported in the
 ///   result (`written` false) and changes nothing else: reading still works, only slower.
 /// - Blocking file I/O: call it on an owner thread.
 public enum PolledSamplingFrequency {
@@ -38,23 +38,7 @@ public enum PolledSamplingFrequency {
         return nil
     }
 
-    /// The attribute's first line, trimmed; `nil` when it cannot be read or is empty.
-    static func read(_ path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 512)
-        let count = Glibc.read(fd, &buffer, buffer.count)
-        guard count > 0 else { return nil }
-        let text = String(decoding: buffer[..<count].prefix { $0 != 0 && $0 != 10 }, as: UTF8.self).trimmingCharacters(in: " \t")
-        return text.isEmpty ? nil : text
-    }
+    static func read(_ path: String) -> String? { SysfsAttribute.read(path) }
 
-    static func write(_ path: String, _ text: String) -> Bool {
-        let fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)  // a regular file under umockdev; sysfs ignores O_TRUNC
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        let bytes = Array(text.utf8)
-        return Glibc.write(fd, bytes, bytes.count) == bytes.count
-    }
+    static func write(_ path: String, _ text: String) -> Bool { SysfsAttribute.write(path, text) }
 }

@@ -48,10 +48,26 @@ import Testing
         #expect(feed(23) == .tiltedUp)
         #expect(feed(71) == nil && feed(72) == .faceUp)
         #expect(feed(69) == nil && feed(67) == .tiltedUp)
+        #expect(feed(5) == .vertical)
+        #expect(feed(71) == .tiltedUp, "past 20° by far, not yet 2° past 70°: the class between")
         #expect(feed(-80) == .faceDown, "far jumps are taken at once")
         #expect(tracker.process(Sample(time: 0, acceleration: .zero)) == nil && tracker.current == .faceDown)
         tracker.reset()
         #expect(tracker.current == .undefined)
+    }
+}
+
+extension AccelerometerTiltTests {
+    /// The tracker's first classification (sines, no atan2) is the classifier's, at every tenth
+    /// of a degree, rounding boundaries included.
+    @Test func theTrackerClassifiesFreshSamplesAsTheClassifierDoes() {
+        for tenth in -900...900 {
+            let angle = Double(tenth) / 10
+            var tracker = TiltTracker()
+            let vector = Vector3(0.3 * Self.leaning(angle).y, 0.95 * Self.leaning(angle).y, Self.leaning(angle).z)
+            let fresh = tracker.process(Sample(time: 0, acceleration: vector))
+            #expect(fresh == AccelerometerTilt(gravity: vector), "\(angle)°")
+        }
     }
 }
 

@@ -150,5 +150,33 @@ extension SensorIIOIntegrationTests {
         #expect(abs(sample.acceleration.y - (-9.80665)) < 1e-9, "\(sample)")
         await stream.close()
     }
-}
 
+    /// Attribute values without the kernel's trailing newline (as hand-made fixtures write them,
+    /// iio-sensor-proxy's acceptance suite among them): libiio would read `-25.` for `-25.6`,
+    /// `1` for a scale of `10` and fail on `0`; the polled reader reads the files itself.
+    @Test func aPolledSensorReadsValuesWithoutTheTrailingNewline() async throws {
+        let testbed = Testbed()
+        try testbed.add("""
+        P: /devices/platform/fake-accel-0/iio:device0
+        E: DEVTYPE=iio_device
+        E: SUBSYSTEM=iio
+        A: name=IIO Test Accelerometer
+        A: in_accel_x_raw=0
+        A: in_accel_y_raw=-25.6
+        A: in_accel_z_raw=0
+        A: in_accel_scale=10
+        A: sampling_frequency=5.2
+
+        """)
+        let log = EventLog()
+        let pipeline = try Self.pipeline(log)
+        let running = Task { await pipeline.run() }
+        pipeline.setClaimed(true)
+        #expect(await log.wait { if case .orientation(let e) = $0 { e.orientation == .portrait } else { false } }, "\(log.all)")
+        testbed.setAttribute("/sys/devices/platform/fake-accel-0/iio:device0", "in_accel_x_raw", "-25.6")
+        testbed.setAttribute("/sys/devices/platform/fake-accel-0/iio:device0", "in_accel_y_raw", "0")
+        #expect(await log.wait { if case .orientation(let e) = $0 { e.orientation == .landscapeLeft } else { false } }, "\(log.all)")
+        pipeline.finish()
+        await running.value
+    }
+}
