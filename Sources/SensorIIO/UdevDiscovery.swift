@@ -29,9 +29,9 @@ public enum UdevDiscovery {
     }
 
     /// Describes one udev device of the iio subsystem; `nil` for things that are not IIO devices
-    /// (triggers, buffers).
+    /// (triggers: ``isDevice(_:)``).
     static func describe(_ device: OpaquePointer) -> SensorDescription? {
-        guard let sysname = udev_device_get_sysname(device).map({ String(cString: $0) }), sysname.hasPrefix("iio:device"),
+        guard let sysname = udev_device_get_sysname(device).map({ String(cString: $0) }), isDevice(sysname),
               let syspath = udev_device_get_syspath(device).map({ String(cString: $0) }) else { return nil }
         var properties: [String: String] = [:]
         var property = udev_device_get_properties_list_entry(device)
@@ -85,6 +85,15 @@ public enum UdevDiscovery {
                                  location: location, locationSource: locationSource, label: sysattr("label"),
                                  properties: properties, mountMatrixCandidates: candidates, hasBuffer: hasBuffer,
                                  channels: accel + gyro, hasRawAttributes: family.polls(kind == .gyroscope ? "anglvel" : "accel"))
+    }
+}
+
+extension UdevDiscovery {
+    /// True for an IIO device's sysname: the kernel's `iio:deviceN`, or any other name in the
+    /// subsystem that is not a trigger (`triggerN`, `iio_sysfs_trigger`). Fixtures name devices
+    /// freely (iio-sensor-proxy's acceptance suite uses `iio-accel`); libiio lists them all.
+    static func isDevice(_ sysname: String) -> Bool {
+        sysname.hasPrefix("iio:device") || (!sysname.hasPrefix("trigger") && !sysname.hasPrefix("iio_sysfs_trigger") && !sysname.isEmpty)
     }
 }
 

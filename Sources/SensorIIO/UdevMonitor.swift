@@ -58,8 +58,11 @@ public final class UdevMonitor: Sendable {
                 let action = udev_device_get_action(device).map { String(cString: $0) } ?? ""
                 let name = udev_device_get_sysname(device).map { String(cString: $0) } ?? ""
                 let accelerometer = udev_device_get_property_value(device, "ID_INPUT_ACCELEROMETER").map { String(cString: $0) } == "1"
+                let subsystem = udev_device_get_subsystem(device).map { String(cString: $0) }
                 udev_device_unref(device)
-                if name.hasPrefix("iio:device") || (name.hasPrefix("event") && accelerometer) { onEvent(Event(action: action, device: name)) }
+                if (subsystem == "iio" && UdevDiscovery.isDevice(name)) || (name.hasPrefix("event") && accelerometer) {
+                    onEvent(Event(action: action, device: name))
+                }
             }
         }
     }

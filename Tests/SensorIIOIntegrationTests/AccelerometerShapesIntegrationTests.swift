@@ -151,13 +151,14 @@ extension SensorIIOIntegrationTests {
         await stream.close()
     }
 
-    /// Attribute values without the kernel's trailing newline (as hand-made fixtures write them,
-    /// iio-sensor-proxy's acceptance suite among them): libiio would read `-25.` for `-25.6`,
-    /// `1` for a scale of `10` and fail on `0`; the polled reader reads the files itself.
+    /// Attribute values without the kernel's trailing newline and a device not named
+    /// `iio:deviceN` (as hand-made fixtures write them, iio-sensor-proxy's acceptance suite
+    /// among them: `iio-accel`): libiio would read `-25.` for `-25.6`, `1` for a scale of `10`
+    /// and fail on `0`; the polled reader reads the files itself.
     @Test func aPolledSensorReadsValuesWithoutTheTrailingNewline() async throws {
         let testbed = Testbed()
         try testbed.add("""
-        P: /devices/platform/fake-accel-0/iio:device0
+        P: /devices/iio-accel
         E: DEVTYPE=iio_device
         E: SUBSYSTEM=iio
         A: name=IIO Test Accelerometer
@@ -168,13 +169,15 @@ extension SensorIIOIntegrationTests {
         A: sampling_frequency=5.2
 
         """)
+        let sensor = try #require(try UdevDiscovery.sensors().first)
+        #expect(sensor.id == "iio-accel" && sensor.kind == .accelerometer, "\(sensor)")
         let log = EventLog()
         let pipeline = try Self.pipeline(log)
         let running = Task { await pipeline.run() }
         pipeline.setClaimed(true)
         #expect(await log.wait { if case .orientation(let e) = $0 { e.orientation == .portrait } else { false } }, "\(log.all)")
-        testbed.setAttribute("/sys/devices/platform/fake-accel-0/iio:device0", "in_accel_x_raw", "-25.6")
-        testbed.setAttribute("/sys/devices/platform/fake-accel-0/iio:device0", "in_accel_y_raw", "0")
+        testbed.setAttribute("/sys/devices/iio-accel", "in_accel_x_raw", "-25.6")
+        testbed.setAttribute("/sys/devices/iio-accel", "in_accel_y_raw", "0")
         #expect(await log.wait { if case .orientation(let e) = $0 { e.orientation == .landscapeLeft } else { false } }, "\(log.all)")
         pipeline.finish()
         await running.value
