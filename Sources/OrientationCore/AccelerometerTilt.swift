@@ -3,12 +3,14 @@
 /// face-up/face-down decision (``OrientationDetector``, entered at 78°), which it does not affect.
 ///
 /// Contract (the peer's thresholds, `src/orientation.c`, 3.6–3.9):
-/// - the angle is the elevation of the screen's normal above the horizontal, in whole degrees
-///   (rounded half away from zero): +90 lying face-up, 0 upright, −90 face-down. In this frame
-///   (ARCHITECTURE.md §3, gravity in screen axes, face-up z = −g) that is
-///   `atan2(−z, √(x² + y²))`: the peer's frame has the opposite z sign, the same angle;
-/// - |angle| ≤ 20 → ``vertical``; 20 < |angle| < 70 → ``tiltedUp`` (angle > 0, leaning back,
-///   screen toward the sky) or ``tiltedDown``; 70 ≤ |angle| ≤ 90 → ``faceUp`` or ``faceDown``;
+/// - the angle is `atan2(z, √(x² + y²))` of the sample after the mount matrix, in whole
+///   degrees (rounded half away from zero), exactly as the peer computes it from the same
+///   reading: +90 when z reads +1 g, which the peer calls face-up. orientationd's own frame
+///   (ARCHITECTURE.md §3) calls z = −g face-up; the peer's tilt has the opposite z sign, and
+///   this type follows the peer (its acceptance suite: raw z −25.6 with x −25.6 is
+///   `tilted-down`, z 72.4 is `face-up`);
+/// - |angle| ≤ 20 → ``vertical``; 20 < |angle| < 70 → ``tiltedUp`` (angle > 0) or
+///   ``tiltedDown``; 70 ≤ |angle| ≤ 90 → ``faceUp`` or ``faceDown``;
 /// - the angle does not depend on the vector's length, so a wrong `in_accel_scale` changes
 ///   nothing; a zero or non-finite vector is ``undefined`` (the peer has no reading then).
 public enum AccelerometerTilt: String, Sendable, Hashable, CaseIterable {
@@ -37,10 +39,10 @@ public enum AccelerometerTilt: String, Sendable, Hashable, CaseIterable {
     public static func angle(of gravity: Vector3) -> Double? {
         guard gravity.isFinite, gravity.lengthSquared > 0 else { return nil }
         let horizontal = (gravity.x * gravity.x + gravity.y * gravity.y).squareRoot()
-        return degrees(cMath_atan2(-gravity.z, horizontal)).rounded()
+        return degrees(cMath_atan2(gravity.z, horizontal)).rounded()
     }
 
-    /// The class of an angle (degrees, +90 face-up), by the peer's thresholds.
+    /// The class of an angle (degrees, +90 the peer's face-up), by the peer's thresholds.
     public static func classify(angle: Double) -> AccelerometerTilt {
         let magnitude = abs(angle)
         if magnitude <= verticalLimit { return .vertical }

@@ -4,11 +4,11 @@ import Testing
 /// iio-sensor-proxy's AccelerometerTilt (3.6+): five classes by the angle of the screen's normal
 /// above the horizontal, thresholds 20° and 70°, in whole degrees.
 @Suite struct AccelerometerTiltTests {
-    /// A gravity vector (canonical frame: face-up is −z) leaning `angle` degrees back from upright
-    /// portrait, of length `g`.
+    /// A vector of length `g` whose z makes `angle` degrees with the screen's plane, positive
+    /// toward +z (the peer's "up": its face-up reads z = +1 g), from upright portrait.
     static func leaning(_ angle: Double, g: Double = 9.80665) -> Vector3 {
         let r = angle * Double.pi / 180
-        return Vector3(0, -g * cosine(r), -g * sine(r))
+        return Vector3(0, -g * cosine(r), g * sine(r))
     }
 
     static let rows: [(angle: Double, tilt: AccelerometerTilt)] = [
@@ -31,29 +31,34 @@ import Testing
     @Test func theWireNamesAreThePeers() {
         #expect(AccelerometerTilt.allCases.map(\.rawValue) == ["undefined", "vertical", "tilted-up", "tilted-down", "face-up", "face-down"])
         // Turned in the screen's plane: the same tilt (landscape leaning back).
-        #expect(AccelerometerTilt(gravity: Vector3(-6.9, 0, -6.9)) == .tiltedUp)
+        #expect(AccelerometerTilt(gravity: Vector3(-6.9, 0, 6.9)) == .tiltedUp)
+        // The peer's acceptance suite (raw values, identity matrix): x −25.6, z −25.6 is
+        // tilted-down; z 72.4 is face-up.
+        #expect(AccelerometerTilt(gravity: Vector3(-25.6, 0, -25.6)) == .tiltedDown)
+        #expect(AccelerometerTilt(gravity: Vector3(-25.6, 0, 72.4)) == .faceUp)
         #expect(AccelerometerTilt(gravity: .zero) == .undefined)
         #expect(AccelerometerTilt(gravity: Vector3(.nan, 0, 0)) == .undefined)
     }
 
-    /// The tracker: the peer's thresholds from far away, 2° of hysteresis near them.
-    @Test func theTrackerHoldsNearAThreshold() {
+    /// The tracker: the peer's exact classes, each new one taken once it has lasted 0.1 s of
+    /// sample time (a reading flickering across a threshold changes nothing).
+    @Test func theTrackerTakesAClassThatLasts() {
         var tracker = TiltTracker()
-        func feed(_ angle: Double) -> AccelerometerTilt? { tracker.process(Sample(time: 0, acceleration: Self.leaning(angle))) }
-        #expect(feed(21) == .tiltedUp, "the first reading is classified exactly")
-        #expect(feed(19) == nil && tracker.current == .tiltedUp, "within 2° of the threshold: held")
-        #expect(feed(21) == nil)
-        #expect(feed(17) == .vertical)
-        #expect(feed(21) == nil && feed(22) == nil, "back up needs 23°")
-        #expect(feed(23) == .tiltedUp)
-        #expect(feed(71) == nil && feed(72) == .faceUp)
-        #expect(feed(69) == nil && feed(67) == .tiltedUp)
-        #expect(feed(5) == .vertical)
-        #expect(feed(71) == .tiltedUp, "past 20° by far, not yet 2° past 70°: the class between")
-        #expect(feed(-80) == .faceDown, "far jumps are taken at once")
-        #expect(tracker.process(Sample(time: 0, acceleration: .zero)) == nil && tracker.current == .faceDown)
+        var time = 0.0
+        func feed(_ angle: Double) -> AccelerometerTilt? {
+            defer { time += 0.0625 }  // 16 Hz, exact in binary
+            return tracker.process(Sample(time: time, acceleration: Self.leaning(angle)))
+        }
+        #expect(feed(21) == .tiltedUp, "the first reading decides at once")
+        for angle in [19.0, 21, 19, 21, 19, 21] { #expect(feed(angle) == nil, "flicker across 20°: held") }
+        #expect(tracker.current == .tiltedUp)
+        #expect(feed(19) == nil && feed(19) == nil && feed(19) == .vertical, "lasted 0.1 s")
+        #expect(feed(70.6) == nil && feed(70.6) == nil && feed(70.6) == .faceUp, "1° past 70: the peer's face-up, no margin")
+        #expect(feed(-80) == nil && feed(-80) == nil && feed(-80) == .faceDown)
+        #expect(tracker.process(Sample(time: time, acceleration: .zero)) == nil && tracker.current == .faceDown)
         tracker.reset()
         #expect(tracker.current == .undefined)
+        #expect(feed(0) == .vertical)
     }
 }
 

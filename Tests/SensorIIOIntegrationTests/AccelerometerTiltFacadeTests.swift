@@ -22,7 +22,8 @@ extension SensorIIOIntegrationTests {
     }
 
     /// A polled accelerometer leaned through the peer's five tilt classes (rewriting its raw
-    /// attributes; identity matrix, so raw z = −100 is lying face-up in orientationd's frame).
+    /// attributes; identity matrix). The peer's z sign: raw z = +1 g is its face-up (its own
+    /// acceptance suite), the opposite of orientationd's frame.
     @Test(.enabled(if: facadeToolsAvailable, "needs dbus-daemon, gdbus and monitor-sensor (make setup)"))
     func accelerometerTiltFollowsTheSamplesWithThePeersClasses() throws {
         let testbed = Testbed()
@@ -40,10 +41,10 @@ extension SensorIIOIntegrationTests {
         defer { _ = stopProcess(monitor, SIGKILL) }
         let poses: [(raw: (Int, Int, Int), tilt: String)] = [
             ((0, -100, 0), "vertical"),
-            ((0, -71, -71), "tilted-up"),      // leaning back 45°
-            ((0, -17, -98), "face-up"),        // 80°
-            ((0, -71, 71), "tilted-down"),
-            ((0, -17, 98), "face-down"),
+            ((0, -71, 71), "tilted-up"),       // 45°
+            ((0, -17, 98), "face-up"),         // 80°
+            ((0, -71, -71), "tilted-down"),
+            ((0, -17, -98), "face-down"),
             ((-100, 0, 0), "vertical"),        // landscape: the same classes
         ]
         for pose in poses {
