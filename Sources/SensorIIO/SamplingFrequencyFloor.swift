@@ -1,9 +1,11 @@
 /// What a polled accelerometer's `sampling_frequency` should be raised to, if anything: pure
-/// logic, applied by the reader (IIOReadLoop+SamplingFrequency.swift).
+/// logic, applied through sysfs by ``PolledSamplingFrequency``.
 ///
 /// Why: some polled drivers default to 1–6 Hz and wait for a fresh conversion before a `*_raw`
 /// read returns, so every read blocks and the detector sees stale, slow data. iio-sensor-proxy
-/// raises every `*sampling_frequency` below 10 Hz to 10 (`iio_fixup_sampling_frequency`).
+/// raises a `sampling_frequency` below 10 Hz (`iio_fixup_sampling_frequency`), choosing from
+/// the driver's list as here (its 3.9 acceptance tests: 12 from `3 6 12 25 …`, 12.5 from
+/// `800.000000 … 12.500000 6.250000 1.560000`).
 ///
 /// Contract of ``choose(current:available:)``:
 /// - `current` at or above ``minimum`` (or unreadable, `nil`): nothing to do (`nil`).

@@ -6,6 +6,8 @@ import Testing
     static let rows: [(current: Double?, available: String?, chosen: Double?)] = [
         (5.2, "1.5625 3.125 6.25 12.5 25 50", 12.5),  // decimals: the smallest at or above 10
         (1, "1 10 100", 10),
+        (5.2, "3 6 12 25 50 100 200 400 800 1600", 12),  // LSM303DA's list, low to high
+        (5.2, "800.000000 400.000000 200.000000 100.000000 50.000000 12.500000 6.250000 1.560000", 12.5),  // mma8452's, high to low
         (1, "1 2 5 20 50\n", 20),                    // integers, the kernel's trailing newline
         (1, nil, 10),                                // no list: 10 itself
         (1, "", 10),
