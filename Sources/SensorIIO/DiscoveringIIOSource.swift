@@ -128,7 +128,8 @@ public final class DiscoveringIIOSource: SensorSource {
             logger.info("opening sensor", metadata: ["device": "\(accel.id)", "name": "\(accel.name)", "mode": "evdev \(node)",
                                                      "mount-matrix": "\(matrix.matrix)", "mount-matrix-source": "\(matrix.source)"])
             let stream = try await EvdevSensorSource(node: node, name: "\(accel.id) (\(accel.name))", mountMatrix: matrix.matrix,
-                                                     rate: settings.pollRate, scale: settings.scale, clocks: clocks).open()
+                                                     rate: settings.pollRate, scale: settings.scale, stallTimeout: settings.stallTimeout,
+                                                     clocks: clocks).open()
             opened.withLock { $0 = "\(accel.id) (\(accel.name))" }
             return stream
         }

@@ -10,12 +10,15 @@ import OwnerThreads
 /// sample stamped with the event's own time (mapped onto the monotonic clock by
 /// ``KernelClockMapper``; `EVIOCSCLOCKID` asks for monotonic stamps first). Events are
 /// reassembled from partial reads. The initial values and the resolution come from
-/// `EVIOCGABS` where it works; without them the first sample waits for all three axes.
+/// `EVIOCGABS` where it works; without them the first sample waits for all three axes, and
+/// the stream fails as stalled if they have not all come within the stall timeout.
 struct EvdevReadLoop: Sendable {
     let node: String
     let mountMatrix: MountMatrix
     let rate: Double
     let scale: Double?
+    /// No values at all for this long (no `EVIOCGABS`, no event): the stream fails as stalled.
+    let stallTimeout: Double
     let clocks: SystemClocks
     let continuation: AsyncThrowingStream<Sample, Error>.Continuation
 
@@ -66,7 +69,11 @@ struct EvdevReadLoop: Sendable {
         }
 
         deliver(Self.monotonic())  // the current values, where EVIOCGABS gave them
+        let opened = Self.monotonic()
         while !owner.isStopping {
+            if values.contains(where: { $0 == nil }), Self.monotonic() - opened > stallTimeout {
+                throw .stalled(device: node, seconds: stallTimeout)
+            }
             let wait = max(0, lastDelivery + period - Self.monotonic())
             var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: owner.wakeFD, events: Int16(POLLIN), revents: 0)]
             let ready = poll(&fds, 2, Int32((wait * 1000).rounded(.up)))

@@ -10,27 +10,32 @@ import SensorPipeline
 /// ABI gives accelerometer resolution in units per g), else iio-sensor-proxy's convention for
 /// input accelerometers, 1 g = 256. A still device whose driver reports nothing new is repeated
 /// at `rate` from its last values, so that it never looks stalled; a node that fails to read
-/// (`ENODEV`: unplugged) ends the stream with that error.
+/// (`ENODEV`: unplugged) ends the stream with that error, and one that gives no values at all
+/// within `stallTimeout` ends it as stalled (the pipeline reopens it).
 public final class EvdevSensorSource: SensorSource {
     public let name: String
     public let node: String
     public let mountMatrix: MountMatrix
     public let rate: Double
     public let scale: Double?
+    public let stallTimeout: Double
     public let clocks: SystemClocks
 
-    public init(node: String, name: String, mountMatrix: MountMatrix, rate: Double, scale: Double? = nil, clocks: SystemClocks = .system) {
+    public init(node: String, name: String, mountMatrix: MountMatrix, rate: Double, scale: Double? = nil, stallTimeout: Double = 3,
+                clocks: SystemClocks = .system) {
         self.node = node
         self.name = name
         self.mountMatrix = mountMatrix
         self.rate = rate
         self.scale = scale
+        self.stallTimeout = stallTimeout
         self.clocks = clocks
     }
 
     public func open() async throws -> any SampleStream {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: Sample.self, bufferingPolicy: .bufferingNewest(4096))
-        let loop = EvdevReadLoop(node: node, mountMatrix: mountMatrix, rate: rate, scale: scale, clocks: clocks, continuation: continuation)
+        let loop = EvdevReadLoop(node: node, mountMatrix: mountMatrix, rate: rate, scale: scale, stallTimeout: stallTimeout, clocks: clocks,
+                                 continuation: continuation)
         let thread = OwnerThread(name: "od-evdev-reader") { owner in loop.run(owner) }
         do { try thread.start() } catch { throw IIOError.cannotStartThread(errno: error.errno) }
         return Stream(thread: thread, iterator: stream.makeAsyncIterator(), deviceName: name)

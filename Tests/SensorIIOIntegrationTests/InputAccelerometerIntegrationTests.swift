@@ -91,6 +91,21 @@ extension SensorIIOIntegrationTests {
         await stream.close()
     }
 
+    /// A node that gives no values at all (no `EVIOCGABS` on the PTY, no event) is reported
+    /// stalled, so the pipeline reopens it and the watchdog sees a failure, not silence.
+    @Test func aSilentInputAccelerometerIsReportedStalled() async throws {
+        let testbed = Testbed()
+        let device = FakeInputAccelerometer()
+        for description in device.descriptions { try testbed.add(description) }
+        let stream = try await EvdevSensorSource(node: device.node, name: "event5", mountMatrix: .identity, rate: 20, stallTimeout: 0.3).open()
+        await #expect {
+            while try await stream.next() != nil {}
+        } throws: { error in
+            "\(error)".contains("stalled")
+        }
+        await stream.close()
+    }
+
     /// The daemon's pipeline publishes from it.
     @Test func thePipelinePublishesFromAnInputAccelerometer() async throws {
         let testbed = Testbed()
