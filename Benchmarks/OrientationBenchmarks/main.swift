@@ -74,17 +74,25 @@ emit("Stream: every catalog scenario at 100 Hz, alternately with and without gyr
 emit()
 emit("| configuration | samples/s (best) | ns/sample |")
 emit("|---|---:|---:|")
-@MainActor func measureDetector(_ label: String, _ samples: [Sample]) {
+/// `pipelineStages`: also what the pipeline runs per sample before the detector (the scale check,
+/// `GravityNormalizer`, and the tilt classes, `TiltTracker`; issue 16).
+@MainActor func measureDetector(_ label: String, _ samples: [Sample], pipelineStages: Bool = false) {
     var best = 0.0
     var sink = 0
     for _ in 0..<(quick ? 3 : 5) {
         var detector = try! OrientationDetector()
+        var normalizer = GravityNormalizer()
+        var tilt = TiltTracker()
         let start = cpuTime()
         for r in 0..<repetitions {
             let shift = Double(r) * 1e6  // keep time increasing across repetitions
             for sample in samples {
                 var s = sample
                 s.time += shift
+                if pipelineStages {
+                    s = normalizer.normalize(s)
+                    if tilt.process(s) != nil { sink &+= 1 }
+                }
                 if detector.process(s) != nil { sink &+= 1 }
             }
         }
@@ -96,6 +104,8 @@ emit("|---|---:|---:|")
 }
 measureDetector("mixed (accelerometer + gyroscope)", stream)
 measureDetector("accelerometer only", stream.map { Sample(time: $0.time, acceleration: $0.acceleration) })
+measureDetector("accelerometer only, with the scale check and tilt classes before it (the pipeline's per-sample work)",
+                stream.map { Sample(time: $0.time, acceleration: $0.acceleration) }, pipelineStages: true)
 emit()
 if detectorOnly { exit(0) }
 

@@ -6,9 +6,11 @@
 ///   landscape-left (right edge up, ARCHITECTURE.md §3) → `right-up`, landscape-right →
 ///   `left-up`, unknown → `undefined`. Face-up and face-down keep the last in-plane value, so a
 ///   desktop does not rotate when the device is laid flat.
-/// - `AccelerometerTilt` (iio-sensor-proxy 3.6+): `face-up`, `face-down`, `vertical` for an
-///   in-plane orientation, `undefined` for unknown. (orientationd's events carry no tilt angle,
-///   so `tilted-up`/`tilted-down` are never published.)
+/// - `AccelerometerTilt` (iio-sensor-proxy 3.6+): once ``update(tilt:)`` has been called (the
+///   daemon: from the samples, ``TiltTracker``; `undefined` after a sensor failure), the peer's
+///   five values by its thresholds, whatever the orientation. Before that (a client that sees only
+///   orientation events, such as `monitor-sensor` on the socket), a coarse stand-in: `face-up`,
+///   `face-down`, `vertical` for an in-plane orientation, `undefined` for unknown.
 /// - While the system rotation lock is on, `AccelerometerOrientation` holds its value: desktops
 ///   stop rotating. Unlocking publishes the current value at once.
 /// - The light, proximity and compass properties are plain values set by whoever reads those
@@ -36,6 +38,8 @@ public struct SensorProxyState: Equatable, Sendable {
     public private(set) var tilt = "undefined"
     /// The orientation as the detector has it, kept while the lock holds the published one.
     private var lastInPlane = "undefined"
+    /// Whether the tilt comes from ``update(tilt:)`` (the samples) rather than the orientation.
+    private var tiltFromSamples = false
 
     public init(hasAccelerometer: Bool) {
         self.hasAccelerometer = hasAccelerometer
@@ -44,16 +48,24 @@ public struct SensorProxyState: Equatable, Sendable {
     /// Applies the daemon's current device orientation and rotation lock.
     public mutating func update(device: DeviceOrientation, locked: Bool) {
         switch device {
-        case .faceUp: tilt = "face-up"
-        case .faceDown: tilt = "face-down"
+        case .faceUp: if !tiltFromSamples { tilt = "face-up" }
+        case .faceDown: if !tiltFromSamples { tilt = "face-down" }
         case .unknown:
-            tilt = "undefined"
+            if !tiltFromSamples { tilt = "undefined" }
             lastInPlane = "undefined"
         case .portrait, .portraitUpsideDown, .landscapeLeft, .landscapeRight:
-            tilt = "vertical"
+            if !tiltFromSamples { tilt = "vertical" }
             lastInPlane = Self.orientationName(device)
         }
         if !locked { orientation = lastInPlane }
+    }
+
+    /// Applies iio-sensor-proxy's tilt class of the newest samples; from then on the tilt no
+    /// longer follows ``update(device:locked:)``. The lock never holds it (desktops use it for
+    /// no rotation).
+    public mutating func update(tilt: AccelerometerTilt) {
+        tiltFromSamples = true
+        self.tilt = tilt.rawValue
     }
 
     /// iio-sensor-proxy's name for an in-plane orientation.

@@ -54,6 +54,8 @@ public final class OrientationService: Sendable {
         let status = SensorStatusTracker { status in hubBox.handle?.setSensorStatus(status) }
         // A socket subscriber and a D-Bus claimer claim the sensor alike (issue 7).
         let claims = ClaimSources(commands: commands, onChange: { status.claimed($0) })
+        // A slow polled accelerometer is raised to 10 Hz at start, as iio-sensor-proxy does.
+        await (source as? DiscoveringIIOSource)?.prepare()
         // Light, proximity and compass (issue 17): every state change, live or replayed, goes
         // through this one closure, to the socket's hub and to the D-Bus facade.
         let busBox = SensorProxyBox()
@@ -119,6 +121,9 @@ public final class OrientationService: Sendable {
             case .sourceFinished:
                 status.ended()
                 if exitWhenDone { commands.finish() }
+            case .tilt(let tilt):
+                // The facade's AccelerometerTilt, from the samples (iio-sensor-proxy's classes).
+                sensorProxy?.publish { $0.update(tilt: tilt) }
             }
         }
         // Hotplug: a sensor appearing, disappearing or changing (mount matrix) reopens the sensor
@@ -130,7 +135,8 @@ public final class OrientationService: Sendable {
                 if ["add", "remove", "change"].contains(event.action) {
                     // On the monitor's own thread, like the presence check below.
                     auxiliary?.rescanOnCallingThread(removed: event.action == "remove" ? event.device : nil)
-                    guard event.device.hasPrefix("iio:device") else { return }
+                    // The accelerometer is an IIO device or an input node; a hwmon device is a light sensor.
+                    guard event.subsystem != "hwmon" else { return }
                     pipeline.restart()
                     if let sensorProxy {
                         // On the monitor's own thread: enumerating here blocks nothing else.

@@ -75,11 +75,21 @@ public final class DiscoveringIIOSource: SensorSource {
         if let configured = settings.mountMatrix { candidates.append(.init(source: configured.source, text: configured.text)) }
         candidates += accel.mountMatrixCandidates.map { .init(source: $0.source, text: $0.text) }
         let matrix = MountMatrix.select(from: candidates)
-        let fallback = settings.mode != .buffered && accel.hasBuffer && pollNext.withLock { $0.contains(accel.id) }
-        let buffered = !fallback && (settings.mode == .buffered || (settings.mode == .auto && accel.hasBuffer))
-        let plan = IIOReadPlan(device: accel.id, mode: buffered ? .buffered(batch: settings.batch) : .polled(rate: settings.pollRate),
+        if accel.bus == .input {
+            // Read by EvdevSensorSource in open(); the plan says so for --list-sensors.
+            var plan = IIOReadPlan(device: accel.id, mode: .polled(rate: settings.pollRate), mountMatrix: matrix.matrix, stallTimeout: settings.stallTimeout)
+            plan.scale = settings.scale
+            return (sensors, choice, plan, matrix)
+        }
+        // A buffer-only device (no raw attributes) is read through its buffer whatever the mode.
+        let fallback = settings.mode != .buffered && accel.hasBuffer && accel.hasRawAttributes && pollNext.withLock { $0.contains(accel.id) }
+        let buffered = !accel.hasRawAttributes
+            || (!fallback && (settings.mode == .buffered || (settings.mode == .auto && accel.hasBuffer)))
+        var plan = IIOReadPlan(device: accel.id, mode: buffered ? .buffered(batch: settings.batch) : .polled(rate: settings.pollRate),
                                samplingFrequency: buffered ? settings.samplingFrequency : nil, mountMatrix: matrix.matrix,
                                readsGyroscope: accel.channels.contains("anglvel_x"), stallTimeout: settings.stallTimeout)
+        plan.scale = settings.scale
+        plan.sysfsPath = accel.sysfsPath
         return (sensors, choice, plan, matrix)
     }
 
@@ -88,7 +98,7 @@ public final class DiscoveringIIOSource: SensorSource {
     /// way, buffered against polled). `open()` and `orientationd --record` both use it, so a
     /// recording holds exactly the samples the detector gets.
     public static func gyroscopePlan(choice: SensorChoice, plan: IIOReadPlan, matrix: MountMatrix.Selection) -> IIOReadPlan? {
-        guard let accel = choice.accelerometer, let gyro = choice.gyroscope, gyro.id != accel.id,
+        guard let accel = choice.accelerometer, accel.bus == .iio, let gyro = choice.gyroscope, gyro.id != accel.id,
               gyro.hasBuffer == accel.hasBuffer else { return nil }
         // Its own mount matrix when it has one, else the accelerometer's (same board).
         let own = MountMatrix.select(from: gyro.mountMatrixCandidates.map { .init(source: $0.source, text: $0.text) })
@@ -113,6 +123,16 @@ public final class DiscoveringIIOSource: SensorSource {
         for (source, reason) in matrix.rejected {
             logger.warning("ignoring an invalid mount matrix", metadata: ["source": "\(source)", "reason": "\(reason)"])
         }
+        if accel.bus == .input, let node = accel.deviceNode {
+            // An input-subsystem accelerometer: evdev, not libiio (issue 16, item 2).
+            logger.info("opening sensor", metadata: ["device": "\(accel.id)", "name": "\(accel.name)", "mode": "evdev \(node)",
+                                                     "mount-matrix": "\(matrix.matrix)", "mount-matrix-source": "\(matrix.source)"])
+            let stream = try await EvdevSensorSource(node: node, name: "\(accel.id) (\(accel.name))", mountMatrix: matrix.matrix,
+                                                     rate: settings.pollRate, scale: settings.scale, stallTimeout: settings.stallTimeout,
+                                                     clocks: clocks).open()
+            opened.withLock { $0 = "\(accel.id) (\(accel.name))" }
+            return stream
+        }
         let gyroPlan = Self.gyroscopePlan(choice: choice, plan: plan, matrix: matrix)
         if let gyroPlan, let gyro = choice.gyroscope {
             logger.info("merging gyroscope", metadata: ["gyroscope": "\(gyroPlan.device)", "name": "\(gyro.name)"])
@@ -121,6 +141,10 @@ public final class DiscoveringIIOSource: SensorSource {
             logger.warning("the buffer delivered nothing; reading polled this time, buffered again on the next open",
                            metadata: ["device": "\(accel.id)", "poll-rate": "\(settings.pollRate)"])
         }
+        if settings.mode == .polled, !accel.hasRawAttributes {
+            logger.warning("mode = polled, but the device has no raw attributes to poll: reading its buffer", metadata: ["device": "\(accel.id)"])
+        }
+        if case .polled = plan.mode { await adjustSamplingFrequency(accel, settings: settings) }
         logger.info("opening sensor", metadata: [
             "device": "\(accel.id)", "name": "\(accel.name)", "mode": "\(plan.mode)",
             "mount-matrix": "\(matrix.matrix)", "mount-matrix-source": "\(matrix.source)",
@@ -130,6 +154,32 @@ public final class DiscoveringIIOSource: SensorSource {
         guard case .buffered = plan.mode, settings.mode == .auto else { return stream }
         let id = accel.id
         return DeliveryWatch(stream) { [self] in pollNext.withLock { _ = $0.insert(id) } }
+    }
+
+    /// What iio-sensor-proxy does to the accelerometer when it starts, done now (the daemon's
+    /// start): a polled one gets its sampling frequency raised to 10 Hz or more
+    /// (``PolledSamplingFrequency``), so that it is right before anyone claims it. Every
+    /// ``open()`` does the same again. Nothing happens without a polled accelerometer.
+    public func prepare() async {
+        let settings = self.settings
+        guard let found = try? await plan(settings: settings), let plan = found.plan, case .polled = plan.mode,
+              let accel = found.choice.accelerometer, accel.bus == .iio else { return }
+        await adjustSamplingFrequency(accel, settings: settings)
+    }
+
+    /// Sets a polled accelerometer's sampling frequency (on an owner thread: sysfs I/O blocks).
+    private func adjustSamplingFrequency(_ accel: SensorDescription, settings: IIOSettings) async {
+        let path = accel.sysfsPath
+        let configured = settings.samplingFrequencyIsExplicit ? settings.samplingFrequency : nil
+        guard let change = await OwnerThread.run(name: "od-udev-scan", { PolledSamplingFrequency.apply(sysfsPath: path, configured: configured) }) else { return }
+        let metadata: Logger.Metadata = ["device": "\(accel.id)", "attribute": "\(change.attribute)", "from": "\(change.from)", "to": "\(change.to)"]
+        if !change.written {
+            logger.warning("the driver refused the sampling frequency; polling it as it is", metadata: metadata)
+        } else if configured != nil {
+            logger.info("sampling frequency set as configured", metadata: metadata)
+        } else {
+            logger.notice("sampling frequency below \(SamplingFrequencyFloor.text(SamplingFrequencyFloor.minimum)) Hz raised, as iio-sensor-proxy does", metadata: metadata)
+        }
     }
 
     /// Notes a buffered stream that failed before delivering its first sample.
@@ -156,5 +206,7 @@ public final class DiscoveringIIOSource: SensorSource {
         }
 
         func close() async { await inner.close() }
+
+        var deviceName: String? { inner.deviceName }
     }
 }

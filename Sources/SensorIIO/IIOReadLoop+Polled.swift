@@ -1,3 +1,4 @@
+import CLibIIO
 import Glibc
 import OrientationCore
 import OwnerThreads
@@ -14,12 +15,15 @@ extension IIOReadLoop {
             var raw: [Axis: Double] = [:]
             var ok = true
             for axis in accel + gyro {
-                guard let path = axis.rawPath else { ok = false; lastFailure = ENOENT; break }
-                switch SysfsAttribute.readDouble(path) {
-                case .success(let value): raw[axis] = value
-                case .failure(let failure): ok = false; lastFailure = failure.code
+                var value: Double = 0
+                if let path = axis.rawPath {
+                    guard let number = SysfsAttribute.number(path) else { ok = false; lastFailure = errno == 0 ? EINVAL : errno; break }
+                    value = number
+                } else {
+                    let result = iio_channel_attr_read_double(axis.channel, "raw", &value)
+                    if result != 0 { ok = false; lastFailure = -result; break }
                 }
-                if !ok { break }
+                raw[axis] = value
             }
             let now = Self.monotonic()
             if let slept = suspend.sleptSinceLastCheck() {

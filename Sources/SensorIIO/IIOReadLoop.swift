@@ -27,13 +27,12 @@ struct IIOReadLoop: Sendable {
         static func == (a: Axis, b: Axis) -> Bool { a.channel == b.channel }
         func hash(into hasher: inout Hasher) { hasher.combine(channel) }
         let channel: OpaquePointer
-        /// The `raw` attribute's file, read directly by the polled loop (SysfsAttribute: libiio's
-        /// attribute reads drop a last byte that is not a newline).
-        var rawPath: String? = nil
         let scale: Double
         let offset: Double
         let bytes: Int
         let signed: Bool
+        /// Polled mode with a known sysfs directory: the raw attribute's file.
+        var rawPath: String? = nil
     }
 
     private func read(_ owner: OwnerThread) throws(IIOError) {
@@ -61,15 +60,20 @@ struct IIOReadLoop: Sendable {
             guard let channel = iio_device_find_channel(device, "\(kind)_\(axis)", false) else {
                 throw .missingChannel(device: plan.device, channel: "\(kind)_\(axis)")
             }
-            func number(_ attribute: String, default value: Double) -> Double {
-                guard let path = SysfsAttribute.path(device: plan.device, channel: channel, attribute: attribute),
-                      case .success(let number) = SysfsAttribute.readDouble(path) else { return value }
-                return number
+            var scale = 1.0, offset = 0.0
+            if iio_channel_attr_read_double(channel, "scale", &scale) != 0 { scale = 1 }
+            if iio_channel_attr_read_double(channel, "offset", &offset) != 0 { offset = 0 }
+            var rawPath: String? = nil
+            if case .polled = plan.mode, let directory = plan.sysfsPath {
+                // The kernel's own files, read newline-tolerant (``SysfsAttribute``).
+                if let path = SysfsAttribute.channelPath(directory, family: kind, axis: axis, "scale"), let value = SysfsAttribute.number(path) { scale = value }
+                if let path = SysfsAttribute.channelPath(directory, family: kind, axis: axis, "offset"), let value = SysfsAttribute.number(path) { offset = value }
+                rawPath = SysfsAttribute.channelPath(directory, family: kind, axis: axis, "raw")
             }
+            if kind == "accel", let configured = plan.scale { scale = configured }  // [sensor] scale
             let format = iio_channel_get_data_format(channel)!.pointee
-            result.append(Axis(channel: channel, rawPath: SysfsAttribute.path(device: plan.device, channel: channel, attribute: "raw"),
-                               scale: number("scale", default: 1), offset: number("offset", default: 0),
-                               bytes: Int(format.length) / 8, signed: format.is_signed))
+            result.append(Axis(channel: channel, scale: scale, offset: offset, bytes: Int(format.length) / 8, signed: format.is_signed,
+                               rawPath: rawPath))
         }
         return result
     }

@@ -23,8 +23,16 @@ public struct IIOReadPlan: Sendable, Hashable {
     public var device: String
     public var family = Family.accelerometer
     public var mode: Mode
-    /// Sampling frequency to request from the driver (buffered mode), if any.
+    /// Sampling frequency to request from the driver (buffered mode), if any. (A polled
+    /// driver's is set by ``DiscoveringIIOSource`` before the reader starts:
+    /// ``SamplingFrequencyFloor``.)
     public var samplingFrequency: Double?
+    /// m/s² per count instead of the driver's scale (`[sensor] scale`), if any.
+    public var scale: Double? = nil
+    /// The device's sysfs directory, when known (discovery sets it): polled mode then reads the
+    /// raw, scale and offset attributes itself (``SysfsAttribute``, newline-tolerant) rather
+    /// than through libiio.
+    public var sysfsPath: String? = nil
     /// Applied to acceleration and angular rate: sensor axes → screen axes.
     public var mountMatrix: MountMatrix
     /// Read the device's `anglvel_*` channels too (an IMU with both in one device).

@@ -43,7 +43,9 @@ public final class IIOSensorSource: SensorSource {
                 do { for try await rate in rates { latest.set(rate) } } catch {}
             }
         }
-        return Stream(reader: reader, gyroReader: gyroReader, merger: merger, latest: latest, iterator: stream.makeAsyncIterator())
+        let opened = Stream(reader: reader, gyroReader: gyroReader, merger: merger, latest: latest, iterator: stream.makeAsyncIterator())
+        opened.deviceName = name
+        return opened
     }
 
     /// The newest gyroscope reading, shared between the merging task and the consumer.
@@ -60,6 +62,8 @@ public final class IIOSensorSource: SensorSource {
         let latest: LatestRate
         var iterator: AsyncThrowingStream<Sample, Error>.AsyncIterator
         var closed = false
+        /// The source's name (`iio:device0 (accel_3d)`), for warnings about the device.
+        var deviceName: String? = nil
 
         init(reader: IIOReader, gyroReader: IIOReader?, merger: Task<Void, Never>?, latest: LatestRate,
              iterator: AsyncThrowingStream<Sample, Error>.AsyncIterator) {

@@ -14,8 +14,15 @@ public struct IIOSettings: Sendable, Hashable {
     /// A mount matrix that beats udev's and the kernel's, with where it was configured.
     public var mountMatrix: (text: String, source: String)? = nil
     public var mode = Mode.auto
-    /// Sampling frequency requested from a buffered driver, Hz.
+    /// Sampling frequency requested from a buffered driver, Hz; from a polled one too when set
+    /// explicitly (``samplingFrequencyIsExplicit``).
     public var samplingFrequency: Double = 50
+    /// True when the configuration set ``samplingFrequency``: a polled driver then gets exactly
+    /// that, never the automatic raise to 10 Hz (``SamplingFrequencyFloor``).
+    public var samplingFrequencyIsExplicit = false
+    /// m/s² per count, replacing the driver's `in_accel_scale` (a driver that gets it wrong or
+    /// has none); `nil`: the driver's.
+    public var scale: Double? = nil
     /// Samples per wake-up in buffered mode: the driver batches, the daemon wakes less often.
     public var batch = 5
     /// Reads per second in polled mode.
@@ -28,7 +35,7 @@ public struct IIOSettings: Sendable, Hashable {
     public static func == (a: IIOSettings, b: IIOSettings) -> Bool {
         a.selector == b.selector && a.mountMatrix?.text == b.mountMatrix?.text && a.mode == b.mode
             && a.samplingFrequency == b.samplingFrequency && a.batch == b.batch && a.pollRate == b.pollRate
-            && a.stallTimeout == b.stallTimeout
+            && a.stallTimeout == b.stallTimeout && a.samplingFrequencyIsExplicit == b.samplingFrequencyIsExplicit && a.scale == b.scale
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -37,7 +44,7 @@ public struct IIOSettings: Sendable, Hashable {
     }
 
     /// The setting names of the `[sensor]` section.
-    public static let keys = ["device", "mount-matrix", "mode", "sampling-frequency", "batch", "poll-rate", "stall-timeout"]
+    public static let keys = ["device", "mount-matrix", "mode", "sampling-frequency", "batch", "poll-rate", "stall-timeout", "scale"]
 
     /// Applies one `[sensor]` entry; returns an error message for a bad value or unknown name.
     public mutating func apply(name: String, value: String, location: String) -> String? {
@@ -59,9 +66,20 @@ public struct IIOSettings: Sendable, Hashable {
         case "mode":
             guard let mode = Mode(rawValue: value) else { return "mode must be auto, buffered or polled, not \"\(ControlCharacters.quoted(value))\"" }
             self.mode = mode
+        case "sampling-frequency" where value.isEmpty:
+            // None: 50 Hz for a buffered driver, the 10 Hz floor for a polled one.
+            samplingFrequency = IIOSettings().samplingFrequency
+            samplingFrequencyIsExplicit = false
         case "sampling-frequency", "poll-rate", "stall-timeout":
             guard let number = Double(value), number > 0, number.isFinite else { return "\(ControlCharacters.quoted(name)) must be a positive number, not \"\(ControlCharacters.quoted(value))\"" }
-            if name == "sampling-frequency" { samplingFrequency = number } else if name == "poll-rate" { pollRate = number } else { stallTimeout = number }
+            if name == "sampling-frequency" {
+                samplingFrequency = number
+                samplingFrequencyIsExplicit = true
+            } else if name == "poll-rate" { pollRate = number } else { stallTimeout = number }
+        case "scale" where value.isEmpty: scale = nil
+        case "scale":
+            guard let number = Double(value), number > 0, number.isFinite else { return "scale must be a positive number (m/s² per count), not \"\(ControlCharacters.quoted(value))\"" }
+            scale = number
         case "batch":
             guard let number = Int(value), number >= 1, number <= 4096 else { return "batch must be a whole number from 1 to 4096, not \"\(ControlCharacters.quoted(value))\"" }
             batch = number

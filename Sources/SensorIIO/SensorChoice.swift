@@ -60,7 +60,7 @@ public struct SensorChoice: Hashable, Sendable {
         if let best {
             var why = "display accelerometer"
             why += best.location == .display ? " (\(best.locationSource))" : " (location not stated: assumed display)"
-            why += best.hasBuffer ? ", buffered" : ", polled (no buffer)"
+            why += best.bus == .input ? ", input events (evdev)" : (best.hasBuffer ? ", buffered" : ", polled (no buffer)")
             reasons[best.id] = why
         }
         let gyro = Self.gyroscope(in: ordered, reasons: &reasons)

@@ -5,6 +5,15 @@ public struct SensorDescription: Hashable, Sendable {
         case accelerometer, gyroscope, other
     }
 
+    /// Which kernel interface serves the device.
+    public enum Bus: String, Hashable, Sendable {
+        /// An IIO device (`iio:deviceN`), read through libiio.
+        case iio
+        /// An evdev device (`eventN`, udev `ID_INPUT_ACCELEROMETER=1`), read as input events
+        /// (``EvdevSensorSource``).
+        case input
+    }
+
     /// Where an accelerometer sits on a 2-in-1: in the display (the one that rotates the screen)
     /// or in the base (used for hinge angles, never for screen orientation).
     public enum Location: String, Hashable, Sendable {
@@ -32,12 +41,19 @@ public struct SensorDescription: Hashable, Sendable {
     public var mountMatrixCandidates: [MountMatrixCandidateText]
     /// True when the device has a buffer (scan elements and a device node).
     public var hasBuffer: Bool
-    /// Names of the axis channels found (`accel_x`, …, `anglvel_z`).
+    /// Names of the axis channels found (`accel_x`, …, `anglvel_z`), as raw attributes or scan
+    /// elements.
     public var channels: [String]
+    /// True when the main family's axes have `in_*_raw` (or `_input`) attributes, so the device
+    /// can be polled; false for a buffer-only device, which is read through its buffer only.
+    public var hasRawAttributes: Bool
+    /// The kernel interface: IIO, or the input subsystem.
+    public var bus: Bus
 
     public init(id: String, name: String, sysfsPath: String, deviceNode: String?, kind: Kind, location: Location,
                 locationSource: String, label: String?, properties: [String: String],
-                mountMatrixCandidates: [MountMatrixCandidateText], hasBuffer: Bool, channels: [String]) {
+                mountMatrixCandidates: [MountMatrixCandidateText], hasBuffer: Bool, channels: [String],
+                hasRawAttributes: Bool = true, bus: Bus = .iio) {
         self.id = id
         self.name = name
         self.sysfsPath = sysfsPath
@@ -50,6 +66,8 @@ public struct SensorDescription: Hashable, Sendable {
         self.mountMatrixCandidates = mountMatrixCandidates
         self.hasBuffer = hasBuffer
         self.channels = channels
+        self.hasRawAttributes = hasRawAttributes
+        self.bus = bus
     }
 }
 

@@ -1,43 +1,48 @@
-import CLibIIO
 import Glibc
 
-/// Reads one IIO sysfs attribute as a number, directly (open, read, close on the calling thread).
+/// Plain reads and writes of sysfs attributes, for the few places libiio does not fit.
 ///
-/// Why not `iio_channel_attr_read_double`: libiio 0.24's local backend takes the attribute's last
-/// byte for the kernel's newline and drops it unseen, so a value written without one (`-25.6`,
-/// `0`, as umockdev testbeds, iio-sensor-proxy's own test suite and some out-of-tree drivers
-/// write them) reads as `-25.` or as nothing. Here only trailing whitespace is dropped.
-///
-/// Parsing is locale-independent (`.` is the decimal point whatever `LC_NUMERIC` says), as the
-/// kernel writes it.
+/// libiio 0.24 takes an attribute's last byte for the kernel's newline and drops it; the kernel
+/// always writes one, but a value without it (a hand-made umockdev fixture, such as
+/// iio-sensor-proxy's own acceptance suite uses) reads as `-25.` for `-25.6` and fails for `0`.
+/// These reads stop at the first newline or NUL and trim spaces, so both forms read the same.
+/// Writes replace the whole value (`O_TRUNC`: under umockdev an attribute is a regular file;
+/// sysfs ignores the flag) and add nothing (libiio adds a NUL byte).
+/// Blocking file I/O: call from an owner thread.
 enum SysfsAttribute {
-    /// The file behind a libiio channel attribute (`raw` → `/sys/bus/iio/devices/D/in_accel_x_raw`;
-    /// a shared `scale` → `…/in_accel_scale`), or `nil` when the channel has no such attribute.
-    static func path(device id: String, channel: OpaquePointer, attribute: String) -> String? {
-        guard let file = iio_channel_attr_get_filename(channel, attribute) else { return nil }
-        return "/sys/bus/iio/devices/\(id)/\(String(cString: file))"
-    }
-
-    /// The attribute's value, or the errno of the failed read (`EINVAL` when it is not a number).
-    static func readDouble(_ path: String) -> Result<Double, IIOErrno> {
+    /// The attribute's first line, trimmed; `nil` when it cannot be read or is empty.
+    static func read(_ path: String) -> String? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return .failure(IIOErrno(errno)) }
+        guard fd >= 0 else { return nil }
         defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 128)
-        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        guard count >= 0 else { return .failure(IIOErrno(errno)) }
-        return parse(buffer[..<count]).map(Result.success) ?? .failure(IIOErrno(EINVAL))
+        var buffer = [UInt8](repeating: 0, count: 512)
+        let count = Glibc.read(fd, &buffer, buffer.count)
+        guard count > 0 else { return nil }
+        let text = String(decoding: buffer[..<count].prefix { $0 != 0 && $0 != 10 }, as: UTF8.self).trimmingCharacters(in: " \t")
+        return text.isEmpty ? nil : text
     }
 
-    /// A number as sysfs writes it, with or without the trailing newline (surrounding
-    /// whitespace and NULs are ignored; anything else makes it not a number).
-    static func parse(_ bytes: some Collection<UInt8>) -> Double? {
-        Double(String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: " \t\n\0"))
+    /// The attribute as a number, or `nil`.
+    static func number(_ path: String) -> Double? {
+        read(path).flatMap { Double($0) }
     }
-}
 
-/// An errno from a sysfs read.
-struct IIOErrno: Error, Equatable {
-    let code: Int32
-    init(_ code: Int32) { self.code = code }
+    /// Writes `text` as the whole value; false when the attribute refuses it.
+    static func write(_ path: String, _ text: String) -> Bool {
+        let fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        let bytes = Array(text.utf8)
+        return Glibc.write(fd, bytes, bytes.count) == bytes.count
+    }
+
+    /// The path of a channel attribute as the kernel names it: the axis's own
+    /// (`in_accel_x_scale`) where it exists, else the family's shared one (`in_accel_scale`),
+    /// else `nil`.
+    static func channelPath(_ directory: String, family: String, axis: String, _ attribute: String) -> String? {
+        for name in ["in_\(family)_\(axis)_\(attribute)", "in_\(family)_\(attribute)"] where access(directory + "/" + name, F_OK) == 0 {
+            return directory + "/" + name
+        }
+        return nil
+    }
 }

@@ -6,28 +6,31 @@ import Glibc
 /// The udev handles live only inside one call (created, used and released on the calling thread);
 /// nothing libudev returns escapes as anything but Swift values.
 public enum UdevDiscovery {
-    /// Every device of the `iio` subsystem, described; sorted by id.
+    /// Every device of the `iio` subsystem, and every input-subsystem accelerometer
+    /// (``InputAccelerometerDiscovery``), described; sorted by id.
     public static func sensors() throws(IIOError) -> [SensorDescription] {
         var result: [SensorDescription] = []
         try UdevEnumeration.forEachDevice(subsystems: ["iio"]) { device in
             if let description = describe(device) { result.append(description) }
         }
+        guard let udev = udev_new() else { throw .udev("udev_new failed") }
+        defer { udev_unref(udev) }
+        result += InputAccelerometerDiscovery.sensors(udev)  // the input subsystem's (issue 16)
         return result.sorted { (SensorChoice.number($0.id), $0.id) < (SensorChoice.number($1.id), $1.id) }
     }
 
-    /// Describes one udev device of the iio subsystem; `nil` for triggers (`trigger0`), which
-    /// carry no channels. Devices are not required to be named `iio:deviceN`: the kernel names
-    /// them so, but umockdev testbeds (iio-sensor-proxy's own suite among them) may not, and
-    /// libiio's local context lists them all the same.
+    /// Describes one udev device of the iio subsystem; `nil` for things that are not IIO devices
+    /// (triggers: ``isDevice(_:)``).
     static func describe(_ device: OpaquePointer) -> SensorDescription? {
-        guard let sysname = udev_device_get_sysname(device).map({ String(cString: $0) }), !sysname.hasPrefix("trigger"),
+        guard let sysname = udev_device_get_sysname(device).map({ String(cString: $0) }), isDevice(sysname),
               let syspath = udev_device_get_syspath(device).map({ String(cString: $0) }) else { return nil }
         let properties = UdevEnumeration.properties(device)
         let attributes = UdevEnumeration.attributeNames(device)
         func sysattr(_ name: String) -> String? { UdevEnumeration.attribute(device, name) }
-        let axes = ["x", "y", "z"]
-        let accel = axes.map { "accel_\($0)" }.filter { attributes.contains("in_\($0)_raw") || attributes.contains("in_\($0)_input") }
-        let gyro = axes.map { "anglvel_\($0)" }.filter { attributes.contains("in_\($0)_raw") || attributes.contains("in_\($0)_input") }
+        let node = udev_device_get_devnode(device).map { String(cString: $0) }
+        let hasBuffer = node != nil && access(syspath + "/scan_elements", F_OK) == 0 && access(syspath + "/buffer/enable", F_OK) == 0
+        let family = IIOChannelFamily(attributes: attributes, syspath: syspath, hasBuffer: hasBuffer)
+        let accel = family.axes("accel"), gyro = family.axes("anglvel")
         let kind: SensorDescription.Kind = accel.count == 3 ? .accelerometer : (gyro.count == 3 ? .gyroscope : .other)
 
         var location = SensorDescription.Location.unknown
@@ -53,12 +56,19 @@ public enum UdevDiscovery {
                 candidates.append(MountMatrixCandidateText(source: "sysfs \(syspath)/\(name)", text: matrix))
             }
         }
-        let node = udev_device_get_devnode(device).map { String(cString: $0) }
-        let hasBuffer = node != nil && access(syspath + "/scan_elements", F_OK) == 0 && access(syspath + "/buffer/enable", F_OK) == 0
         return SensorDescription(id: sysname, name: sysattr("name") ?? sysname, sysfsPath: syspath, deviceNode: node, kind: kind,
                                  location: location, locationSource: locationSource, label: sysattr("label"),
                                  properties: properties, mountMatrixCandidates: candidates, hasBuffer: hasBuffer,
-                                 channels: accel + gyro)
+                                 channels: accel + gyro, hasRawAttributes: family.polls(kind == .gyroscope ? "anglvel" : "accel"))
+    }
+}
+
+extension UdevDiscovery {
+    /// True for an IIO device's sysname: the kernel's `iio:deviceN`, or any other name in the
+    /// subsystem that is not a trigger (`triggerN`, `iio_sysfs_trigger`). Fixtures name devices
+    /// freely (iio-sensor-proxy's acceptance suite uses `iio-accel`); libiio lists them all.
+    static func isDevice(_ sysname: String) -> Bool {
+        sysname.hasPrefix("iio:device") || (!sysname.hasPrefix("trigger") && !sysname.hasPrefix("iio_sysfs_trigger") && !sysname.isEmpty)
     }
 }
 

@@ -3,16 +3,19 @@ import Glibc
 import Logging
 import OwnerThreads
 
-/// Watches udev for `iio` (and `hwmon`) devices coming, going and changing, on a thread of its own (the udev
-/// monitor handle never leaves it), and reports each event through `onEvent`. A monitor that
+/// Watches udev for `iio` devices, `hwmon` devices (a light sensor) and input event nodes
+/// (accelerometers, a proximity switch) coming, going and changing, on a thread of its own (the
+/// udev monitor handle never leaves it), and reports each event through `onEvent`. A monitor that
 /// cannot be set up (no netlink socket in a container, udev not running) is logged once with the
 /// step that failed: the daemon goes on without hotplug, it does not fail.
 public final class UdevMonitor: Sendable {
     public struct Event: Sendable, Hashable {
         /// `add`, `remove`, `change`, `bind`, …
         public var action: String
-        /// e.g. `iio:device0`, `hwmon1`
+        /// e.g. `iio:device0`, `hwmon1`, `event4`
         public var device: String
+        /// `iio`, `hwmon` or `input`.
+        public var subsystem: String = ""
     }
 
     private let thread: OwnerThread
@@ -43,7 +46,7 @@ public final class UdevMonitor: Sendable {
         var filtered = udev_monitor_filter_add_match_subsystem_devtype(monitor, "iio", nil)
         // hwmon: Apple's ambient light sensor (AuxiliaryDiscovery).
         if filtered >= 0 { filtered = udev_monitor_filter_add_match_subsystem_devtype(monitor, "hwmon", nil) }
-        // input: a proximity switch (EvdevProximitySwitch).
+        // input: accelerometers (InputAccelerometerDiscovery) and a proximity switch (EvdevProximitySwitch).
         if filtered >= 0 { filtered = udev_monitor_filter_add_match_subsystem_devtype(monitor, "input", nil) }
         guard filtered >= 0 else { return unavailable("udev_monitor_filter_add_match_subsystem_devtype", -filtered) }
         let enabled = udev_monitor_enable_receiving(monitor)
@@ -63,11 +66,11 @@ public final class UdevMonitor: Sendable {
                 // IIO devices whatever their name (umockdev testbeds name them freely) but
                 // triggers; hwmon devices; input event nodes (not their inputN parents, mice…).
                 let wanted = switch subsystem {
-                case "iio": !name.hasPrefix("trigger")
+                case "iio": UdevDiscovery.isDevice(name)
                 case "input": name.hasPrefix("event")
                 default: true
                 }
-                if wanted { onEvent(Event(action: action, device: name)) }
+                if wanted { onEvent(Event(action: action, device: name, subsystem: subsystem)) }
             }
         }
     }

@@ -15,6 +15,10 @@ import Synchronization
 ///   pipeline is built, and a claim made in between waits in the stream (socket activation
 ///   queues the first client before the daemon starts; issue 10).
 /// - Every detector event goes to `sink` as ``Event/orientation(_:)``, in order.
+/// - Samples pass through a ``GravityNormalizer`` before the detector (a wrong or missing
+///   `in_accel_scale` must not hold the acceleration gate forever); when it starts rescaling a
+///   device, one warning per device names it and the fix. Their tilt class (``TiltTracker``,
+///   from the normalised samples) goes to `sink` as ``Event/tilt(_:)`` when it changes.
 /// - A sensor that fails is reported (``Event/sensorFailed(_:)``, which publishes `unknown`),
 ///   and reopened with a growing delay while still claimed; the daemon never exits for it.
 /// - A ``SensorStreamInterruption`` that ``SensorStreamInterruption/reopensAtOnce`` (a system
@@ -41,6 +45,9 @@ public final class SensorPipeline: Sendable {
         /// A sample carried a recorded light level or proximity level (a v2 log's replay); the
         /// publisher turns them into what clients get.
         case recordedReadings(light: Double?, proximity: Double?)
+        /// iio-sensor-proxy's tilt class of the samples changed (``TiltTracker``; the first
+        /// sample after each open always reports one); `undefined` after a failure.
+        case tilt(AccelerometerTilt)
     }
 
     /// The pipeline's inbox: claims, restarts (hotplug), new detector settings and the end.
@@ -143,6 +150,8 @@ public final class SensorPipeline: Sendable {
     /// The release delay the daemon uses: longer than a slow (5 Hz) sensor takes to deliver its
     /// first samples, short enough that a sensor nobody wants is soon closed.
     public static let defaultReleaseDelay = 1.0
+    /// Devices already warned about a scale error (one warning per device and daemon run).
+    private let scaleWarned = Mutex<Set<String>>([])
 
     public init(source: any SensorSource, configuration: OrientationDetector.Configuration, logger: Logger,
                 commands: Commands = Commands(), sleeper: Sleeper = .task, releaseDelay: Double = SensorPipeline.defaultReleaseDelay,
@@ -264,12 +273,17 @@ public final class SensorPipeline: Sendable {
             logger.info("sensor opened", metadata: ["sensor": "\(source.name)"])
             sink(.sensorActive(true))
             detector.reset()
+            var normalizer = GravityNormalizer()
+            var tilt = TiltTracker()
             var failure: Error? = nil
             do {
                 health.expectProgress(within: limit)
-                while let sample = try await stream.next() {
+                while let raw = try await stream.next() {
                     health.expectProgress(within: limit)
                     delay = 0.5
+                    let sample = normalizer.normalize(raw)
+                    if normalizer.isCorrecting { warnAboutScale(normalizer, device: stream.deviceName ?? source.name) }
+                    if let changed = tilt.process(sample) { sink(.tilt(changed)) }
                     if let event = detector.process(sample) { sink(.orientation(event)) }
                     if sample.light != nil || sample.proximity != nil {
                         sink(.recordedReadings(light: sample.light, proximity: sample.proximity))
@@ -298,11 +312,24 @@ public final class SensorPipeline: Sendable {
         }
     }
 
+    /// Warns once per device that its readings are rescaled, with what it reads for 1 g and how
+    /// to fix it for good.
+    private func warnAboutScale(_ normalizer: GravityNormalizer, device: String) {
+        guard scaleWarned.withLock({ $0.insert(device).inserted }) else { return }
+        let measured = normalizer.deviceGravity ?? 0
+        let message = "the accelerometer's scale is wrong: a still device reads \(measured) per g instead of \(normalizer.configuration.gravity) m/s²; "
+            + "readings are rescaled by \(normalizer.factor). Fix: set the scale (m/s² per count) in [sensor] scale of orientationd.conf, "
+            + "or report the driver's in_accel_scale to the kernel"
+        logger.warning("\(message)",
+                       metadata: ["device": "\(device)", "factor": "\(normalizer.factor)", "measured-g": "\(measured)"])
+    }
+
     /// Reports a failure (the daemon publishes `unknown`), waits `delay`, then doubles it (up to
     /// 30 s) for the next failure; a successful sample resets it.
     private func backOff(failure: String, delay: inout Double) async {
         logger.warning("sensor failure; retrying", metadata: ["error": "\(failure)", "retry-in": "\(delay)s"])
         sink(.sensorFailed(failure))
+        sink(.tilt(.undefined))
         health.expectProgress(within: source.progressLimit.map { $0 + delay })
         try? await sleeper.sleep(seconds: delay)
         delay = min(delay * 2, 30)

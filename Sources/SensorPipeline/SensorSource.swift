@@ -41,4 +41,11 @@ public protocol SampleStream: AnyObject {
     /// Releases the sensor and returns once it is released (a buffer disabled, a file closed),
     /// without blocking a thread of the cooperative pool. Idempotent.
     func close() async
+    /// The device behind the stream for warnings about it, e.g. `iio:device0 (accel_3d)`.
+    /// Default: `nil` (the source's name is used).
+    var deviceName: String? { get }
+}
+
+extension SampleStream {
+    public var deviceName: String? { nil }
 }

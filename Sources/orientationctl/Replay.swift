@@ -43,9 +43,13 @@ struct Replay: ParsableCommand {
         }
         var output = OutputBuffer()
         if trace { output.appendLine(TraceFormat.header) }
+        // As the daemon's pipeline does: a log recorded from a device with a wrong scale replays
+        // as the daemon would have published it (a correct one is untouched).
+        var normalizer = GravityNormalizer()
         do {
             while var sample = try reader.next() {
                 if ignoreGyro { sample.angularRate = nil }
+                sample = normalizer.normalize(sample)
                 let event = detector.process(sample)
                 if trace {
                     output.appendLine(TraceFormat.row(sample: sample, detector: detector, event: event))
@@ -58,6 +62,9 @@ struct Replay: ParsableCommand {
             throw CleanExit.message(error.description, failing: true)
         }
         output.flush()
+        if !quiet, normalizer.isCorrecting, let measured = normalizer.deviceGravity {
+            printError("the recording's scale is wrong: a still device reads \(measured) per g; replayed rescaled by \(normalizer.factor), as orientationd would")
+        }
         if !quiet { printError(Self.summary(detector.statistics)) }
     }
 

@@ -40,4 +40,20 @@ import Testing
         state.update(device: .faceUp, locked: false)
         #expect(state.orientation == "right-up", "the last in-plane orientation, seen while locked")
     }
+
+    /// Once the samples give the tilt (the daemon), the seven states no longer do: a device
+    /// leaning back in portrait is `tilted-up`, and an unknown orientation (a lock toggled before
+    /// the first decision) leaves it alone.
+    @Test func theSamplesTiltWinsOverTheStatesStandIn() {
+        var state = SensorProxyState(hasAccelerometer: true)
+        state.update(tilt: .tiltedUp)
+        state.update(device: .portrait, locked: false)
+        #expect(state.orientation == "normal" && state.tilt == "tilted-up")
+        state.update(device: .faceUp, locked: false)
+        #expect(state.tilt == "tilted-up", "orientationd's face-up (78°) is not the peer's tilt")
+        state.update(device: .unknown, locked: true)
+        #expect(state.tilt == "tilted-up")
+        state.update(tilt: .undefined)
+        #expect(state.tilt == "undefined")
+    }
 }

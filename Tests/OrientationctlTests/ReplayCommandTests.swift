@@ -32,6 +32,22 @@ import Testing
         #expect(result.lines.count == Self.expected.count)
     }
 
+    /// A log recorded from a device whose scale is 26× too large replays as the daemon would
+    /// publish it (its pipeline normalises the scale), with a note.
+    @Test func aRecordingWithAWrongScaleReplaysAsTheDaemonWouldPublishIt() throws {
+        let text = try String(contentsOf: CommandRunner.repositoryRoot.appendingPathComponent(Self.bundledLog), encoding: .utf8)
+        let scaled = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+            let cells = line.split(separator: ",", omittingEmptySubsequences: false)
+            guard cells.count >= 4, let time = Double(cells[0]) else { return String(line) }
+            let accel = cells[1...3].map { String(format: "%.3f", (Double($0) ?? 0) * 26) }
+            return ([String(format: "%.6f", time)] + accel + cells.dropFirst(4).map(String.init)).joined(separator: ",")
+        }.joined(separator: "\n")
+        let result = try CommandRunner.run(["replay", "-"], stdin: Data(scaled.utf8))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.lines.map { String($0.split(separator: " ")[1]) } == Self.expected)
+        #expect(result.stderr.contains("the recording's scale is wrong"), "\(result.stderr)")
+    }
+
     @Test func readsStandardInput() throws {
         let log = try Data(contentsOf: CommandRunner.repositoryRoot.appendingPathComponent(Self.bundledLog))
         let result = try CommandRunner.run(["replay", "--quiet", "-"], stdin: log)

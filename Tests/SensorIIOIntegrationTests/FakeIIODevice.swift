@@ -7,7 +7,8 @@ struct FakeIIODevice {
     var kind = "accel"
     /// The kernel scan format, e.g. `le:s12/16>>4`.
     var format: String
-    var scale: String
+    /// `in_<kind>_scale`; `nil` for a driver that has none.
+    var scale: String?
     var offset: String? = nil
     var buffered = true
     var timestamp = true
@@ -18,6 +19,10 @@ struct FakeIIODevice {
     var gyro: (format: String, scale: String)? = nil
     /// Per-axis scales (`in_accel_x_scale`, …) instead of the shared `in_accel_scale`.
     var axisScales: [String]? = nil
+    /// `in_<kind>_<axis>_raw` attributes; false for a buffer-only device (scan elements only).
+    var rawAttributes = true
+    /// The `sampling_frequency` attribute.
+    var samplingFrequency = "100"
 
     var id: String { "iio:device\(index)" }
     var syspath: String { "/sys/devices/platform/fake-\(name)-\(index)/iio:device\(index)" }
@@ -32,12 +37,12 @@ struct FakeIIODevice {
         func attr(_ name: String, _ value: String) { lines.append("A: \(name)=\(value)\\n") }
         attr("dev", "243:\(index)")
         attr("name", name)
-        attr("sampling_frequency", "100")
+        attr("sampling_frequency", samplingFrequency)
         let values = [raw.0, raw.1, raw.2]
         var channelIndex = 0
-        func family(_ kind: String, _ format: String, _ scale: String, _ offset: String?) {
+        func family(_ kind: String, _ format: String, _ scale: String?, _ offset: String?) {
             for (k, axis) in ["x", "y", "z"].enumerated() {
-                attr("in_\(kind)_\(axis)_raw", "\(values[k])")
+                if rawAttributes { attr("in_\(kind)_\(axis)_raw", "\(values[k])") }
                 if buffered {
                     attr("scan_elements/in_\(kind)_\(axis)_en", "0")
                     attr("scan_elements/in_\(kind)_\(axis)_index", "\(channelIndex)")
@@ -47,7 +52,7 @@ struct FakeIIODevice {
             }
             if kind == self.kind, let axisScales {
                 for (axis, value) in zip(["x", "y", "z"], axisScales) { attr("in_\(kind)_\(axis)_scale", value) }
-            } else {
+            } else if let scale {
                 attr("in_\(kind)_scale", scale)
             }
             if let offset { attr("in_\(kind)_offset", offset) }

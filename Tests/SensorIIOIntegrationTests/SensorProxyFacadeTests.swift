@@ -186,6 +186,12 @@ extension SensorIIOIntegrationTests {
         #expect(ping.status == 0, "\(ping.output)")
         let introspect = try gdbusAsNobody("introspect", path + ["org.freedesktop.DBus.Introspectable.Introspect"])
         #expect(introspect.status == 0 && introspect.output.contains("AccelerometerOrientation"), "\(introspect.output)")
+        // The compass is open to every user too (iio-sensor-proxy 3.6+; no longer GeoClue only).
+        let compass = ["--object-path", "/net/hadess/SensorProxy/Compass", "--method"]
+        let claimCompass = try gdbusAsNobody("claimcompass", compass + ["net.hadess.SensorProxy.Compass.ClaimCompass"])
+        #expect(claimCompass.status == 0, "\(claimCompass.output)")
+        let hasCompass = try gdbusAsNobody("hascompass", compass + ["org.freedesktop.DBus.Properties.Get", "net.hadess.SensorProxy.Compass", "HasCompass"])
+        #expect(hasCompass.status == 0 && hasCompass.output.contains("<"), "\(hasCompass.output)")
         // Anything else is denied by the bus, not by orientationd.
         let other = try gdbusAsNobody("other", path + ["org.example.Nope.Call"])
         #expect(other.status != 0 && other.output.contains("AccessDenied"), "\(other.output)")
