@@ -26,7 +26,8 @@
 #
 # Tests that check the peer's internals do not count (docs/DBUS.md, "The peer's own suite"): those
 # of its fake drivers (FAKE_LIGHT_SENSOR, FAKE_COMPASS), its test data hook (iio-dev-data.bin read
-# in place of a buffer) and its log messages.
+# in place of a buffer), its log messages, and its test-only timing (hwmon light polled every
+# 0.5 s under umockdev, every 8 s otherwise: its test waits 0.5 s for a change).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 [ $# -ge 1 ] || { sed -n 2,12p "$0" | sed 's/^# \{0,1\}//' >&2; exit 64; }
@@ -62,7 +63,7 @@ fi
 # Each test in a process of its own, so that one test's result is its exit status; its output
 # goes to $PEER_SUITE_LOGS/NAME.log when that is set. A summary per test, then the count of the
 # tests that count (the peer's internals excluded, see the head of this file).
-internal=" test_fake_light test_fake_compass test_unrequested_readings test_iio_accel_base_location test_iio_buffer_accel test_iio_broken_buffer_accel test_iio_scale_decimal_separator test_iio_scale_decimal_separator_offset test_iio_scale_decimal_separator2 "
+internal=" test_hwmon_light test_fake_light test_fake_compass test_unrequested_readings test_iio_accel_base_location test_iio_buffer_accel test_iio_broken_buffer_accel test_iio_scale_decimal_separator test_iio_scale_decimal_separator_offset test_iio_scale_decimal_separator2 "
 logs=${PEER_SUITE_LOGS:-$work/logs}
 mkdir -p "$logs"
 passed=0 failed=0 internal_passed=0 internal_total=0

@@ -38,6 +38,9 @@ public struct SensorProxyState: Equatable, Sendable {
     public private(set) var tilt = "undefined"
     /// The orientation as the detector has it, kept while the lock holds the published one.
     private var lastInPlane = "undefined"
+    /// Whether the detector has decided an orientation (any but unknown, flat included) since
+    /// the last unknown: what a `ClaimAccelerometer` waits for before it is answered.
+    public private(set) var decided = false
     /// Whether the tilt comes from ``update(tilt:)`` (the samples) rather than the orientation.
     private var tiltFromSamples = false
 
@@ -47,6 +50,7 @@ public struct SensorProxyState: Equatable, Sendable {
 
     /// Applies the daemon's current device orientation and rotation lock.
     public mutating func update(device: DeviceOrientation, locked: Bool) {
+        decided = device != .unknown
         switch device {
         case .faceUp: if !tiltFromSamples { tilt = "face-up" }
         case .faceDown: if !tiltFromSamples { tilt = "face-down" }

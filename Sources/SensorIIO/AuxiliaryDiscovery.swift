@@ -13,7 +13,8 @@ public enum AuxiliaryDiscovery {
         func describe(_ device: OpaquePointer, _ subsystem: String) {
             guard let id = udev_device_get_sysname(device).map({ String(cString: $0) }),
                   let path = udev_device_get_syspath(device).map({ String(cString: $0) }) else { return }
-            if subsystem == "iio" && !id.hasPrefix("iio:device") { return }
+            // Any IIO device but a trigger: umockdev testbeds (the peer's suite) name them freely.
+            if subsystem == "iio" && !UdevDiscovery.isDevice(id) { return }
             var attributes = UdevEnumeration.attributeNames(device)
             // libudev lists the top level only; the buffered shapes live in scan_elements/.
             for channel in ["in_intensity_both", "in_rot_from_north_magnetic_tilt_comp"]
@@ -31,7 +32,7 @@ public enum AuxiliaryDiscovery {
         }
         result += try EvdevProximitySwitch.sensors()
         return result.sorted { a, b in
-            let (ia, ib) = (a.id.hasPrefix("iio:device"), b.id.hasPrefix("iio:device"))
+            let (ia, ib) = (a.isIIO, b.isIIO)
             if ia != ib { return ia }
             return SensorChoice.number(a.id) != SensorChoice.number(b.id) ? SensorChoice.number(a.id) < SensorChoice.number(b.id) : a.id < b.id
         }

@@ -35,6 +35,13 @@ public struct AuxiliarySensorDescription: Sendable, Hashable {
     }
 
     public var kind: AuxiliarySensorKind
+    /// Whether it is an IIO device (read by IIO attributes or buffer), not hwmon or input.
+    public var isIIO: Bool {
+        switch shape {
+        case .polled, .buffered: true
+        case .hwmonLight, .evdevSwitch: false
+        }
+    }
     /// `iio:device2`, `hwmon0`, or a platform device's name.
     public var id: String
     /// The driver's `name` attribute when there is one, else the id.

@@ -303,7 +303,7 @@ final class SensorProxySession {
 
     private var firstOrientationKnown: Bool {
         guard let published else { return false }
-        return !published.hasAccelerometer || published.tilt != "undefined"
+        return !published.hasAccelerometer || published.decided
     }
 
     /// Hands `state` to the C side and sends PropertiesChanged for what changed to each name

@@ -12,14 +12,16 @@ import Testing
     }
 
     static let proximityRows: [ProximityRow] = [
-        ProximityRow(name: "far below the level", nearLevel: 100, levels: [0, 50, 99], near: [false, false, false]),
-        ProximityRow(name: "near needs more than 1.1 × the level", nearLevel: 100, levels: [105, 110, 110.5], near: [false, false, true]),
-        ProximityRow(name: "a level steady between 1.0 and 1.1 × stays far (the peer flips on the 2nd read)", nearLevel: 100,
-                     levels: [105, 105, 105], near: [false, false, false]),
+        ProximityRow(name: "far up to the level", nearLevel: 100, levels: [0, 50, 99, 100], near: [false, false, false, false]),
+        ProximityRow(name: "near above the level, from the first reading", nearLevel: 128, levels: [0, 129], near: [false, true]),
+        ProximityRow(name: "a level steady between 1.0 and 1.1 × is near, as the peer's suite expects", nearLevel: 100,
+                     levels: [105, 105, 105], near: [true, true, true]),
         ProximityRow(name: "once near, far needs 0.9 × the level or less", nearLevel: 100, levels: [200, 95, 91, 90, 95],
                      near: [true, true, true, false, false]),
-        ProximityRow(name: "hand at the threshold does not flap", nearLevel: 200, levels: [230, 210, 190, 215, 185, 179, 205],
-                     near: [true, true, true, true, true, false, false]),
+        ProximityRow(name: "the peer's margin: 127 stays near for a level of 128", nearLevel: 128, levels: [256, 0, 129, 127, 127],
+                     near: [true, false, true, true, true]),
+        ProximityRow(name: "hand at the threshold does not flap", nearLevel: 200, levels: [230, 199, 190, 201, 185, 179, 205],
+                     near: [true, true, true, true, true, false, true]),
     ]
 
     @Test(arguments: proximityRows)
