@@ -8,11 +8,15 @@ LOG ?= data/xio-fusion/handheld.log
 # exporting every Swift symbol, and with the functions the daemon runs laid out together
 # (linker/orientationd.order, from `make symbol-order`): the idle daemon is 3–4 MB smaller in
 # memory (docs/PERFORMANCE.md, "Memory").
+# Identical code folding (`--icf=all`): lld merges functions whose code is byte for byte the same
+# (Swift's generic specialisations give many); 356 KB less, which keeps the package within issue
+# 19's 20,000 KB once light, proximity and compass came (docs/PACKAGING.md). `--icf=safe` saved
+# 24 KB only: swiftc emits no address-significance table, so lld must assume every address is taken.
 # Reproducible (docs/PACKAGING.md): the checkout's path is mapped to `.` in file names that reach
 # the binary (a C assert in SwiftNIO, debug information), and swiftc's incremental LLVM code
 # generation is off (with it on, a fifth of the hashes in `.swift_modhash` differed between builds).
 RELEASE = $(SWIFT) build -c release --static-swift-stdlib -Xswiftc -use-ld=lld \
-	-Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic \
+	-Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic -Xlinker --icf=all \
 	-Xlinker --symbol-ordering-file=$(CURDIR)/linker/orientationd.order -Xlinker --no-warn-symbol-ordering \
 	-Xswiftc -file-prefix-map -Xswiftc $(CURDIR)=. -Xcc -ffile-prefix-map=$(CURDIR)=. \
 	-Xswiftc -Xfrontend -Xswiftc -disable-incremental-llvm-codegen
