@@ -62,12 +62,18 @@ public final class UdevMonitor: Sendable {
                 let action = udev_device_get_action(device).map { String(cString: $0) } ?? ""
                 let name = udev_device_get_sysname(device).map { String(cString: $0) } ?? ""
                 let subsystem = udev_device_get_subsystem(device).map { String(cString: $0) } ?? ""
+                func flag(_ property: String) -> Bool {
+                    udev_device_get_property_value(device, property).map { String(cString: $0) } == "1"
+                }
+                // Input event nodes of an accelerometer or a switch (a proximity switch is one;
+                // keyboards and mice are not, nor the inputN parents).
+                let inputSensor = name.hasPrefix("event") && (flag("ID_INPUT_ACCELEROMETER") || flag("ID_INPUT_SWITCH"))
                 udev_device_unref(device)
                 // IIO devices whatever their name (umockdev testbeds name them freely) but
-                // triggers; hwmon devices; input event nodes (not their inputN parents, mice…).
+                // triggers; hwmon devices (a light sensor).
                 let wanted = switch subsystem {
                 case "iio": UdevDiscovery.isDevice(name)
-                case "input": name.hasPrefix("event")
+                case "input": inputSensor
                 default: true
                 }
                 if wanted { onEvent(Event(action: action, device: name, subsystem: subsystem)) }

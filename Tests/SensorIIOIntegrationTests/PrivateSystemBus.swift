@@ -137,6 +137,26 @@ final class BusClient {
         return String(cString: value)
     }
 
+    /// A boolean property of net.hadess.SensorProxy.
+    func bool(_ property: String) -> Bool? {
+        var error = sd_bus_error()
+        var value: Int32 = 0
+        defer { sd_bus_error_free(&error) }
+        guard sd_bus_get_property_trivial(bus, "net.hadess.SensorProxy", "/net/hadess/SensorProxy", "net.hadess.SensorProxy",
+                                          property, &error, CChar(UInt8(ascii: "b")), &value) >= 0 else { return nil }
+        return value != 0
+    }
+
+    /// A double property of net.hadess.SensorProxy.
+    func double(_ property: String) -> Double? {
+        var error = sd_bus_error()
+        var value = 0.0
+        defer { sd_bus_error_free(&error) }
+        guard sd_bus_get_property_trivial(bus, "net.hadess.SensorProxy", "/net/hadess/SensorProxy", "net.hadess.SensorProxy",
+                                          property, &error, CChar(UInt8(ascii: "d")), &value) >= 0 else { return nil }
+        return value
+    }
+
     func close() {
         if let bus { sd_bus_flush_close_unref(bus) }
         bus = nil

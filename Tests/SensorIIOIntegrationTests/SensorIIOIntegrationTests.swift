@@ -61,7 +61,9 @@ struct SensorIIOIntegrationTests {
         let sensors = try UdevDiscovery.sensors()
         #expect(sensors.map(\.id) == ["iio-accel"])
         #expect(sensors.first?.kind == .accelerometer)
-        let source = IIOSensorSource(plan: IIOReadPlan(device: "iio-accel", mode: .polled(rate: 100)), name: "IIO Test Accelerometer")
+        var plan = IIOReadPlan(device: "iio-accel", mode: .polled(rate: 100))
+        plan.sysfsPath = sensors.first?.sysfsPath  // as discovery gives it: polled values are then read from sysfs directly
+        let source = IIOSensorSource(plan: plan, name: "IIO Test Accelerometer")
         let stream = try await source.open()
         let first = try #require(try await stream.next())
         #expect(first.acceleration == Vector3(0, -12.8, 0))
@@ -98,7 +100,9 @@ struct SensorIIOIntegrationTests {
         let device = FakeIIODevice(index: 0, name: "da280", format: "le:s14/16>>2", scale: "0.002394", offset: "10",
                                    buffered: false, raw: (-10, -4106, 0))
         try testbed.add(device.description)
-        let source = IIOSensorSource(plan: IIOReadPlan(device: device.id, mode: .polled(rate: 100)), name: "da280")
+        var plan = IIOReadPlan(device: device.id, mode: .polled(rate: 100))
+        plan.sysfsPath = device.syspath  // as discovery gives it: the values are read from sysfs directly
+        let source = IIOSensorSource(plan: plan, name: "da280")
         let stream = try await source.open()
         let first = try #require(try await stream.next())
         #expect(abs(first.acceleration.x - 0) < 1e-9)
