@@ -6,10 +6,14 @@ import OrientationCore
 /// `monitor-sensor` output for the accelerometer, from orientationd's socket, for the scripts
 /// that parse it.
 ///
-/// The lines are those of Debian's monitor-sensor (iio-sensor-proxy 3.0), byte for byte, with
-/// the values the D-Bus facade would publish (``SensorProxyState``: face-up and face-down keep
-/// the last in-plane orientation; the system rotation lock holds it). Unlike the original, each
-/// line is flushed as it is printed, so `monitor-sensor | while read …` needs no `stdbuf`.
+/// The lines are those of iio-sensor-proxy's monitor-sensor, byte for byte: 3.9's by default
+/// (the accelerometer with its tilt, every sensor watched without flags), 3.0's (Debian
+/// bookworm's) with `--format 3.0`; with the values the D-Bus facade would publish
+/// (``SensorProxyState``: face-up and face-down keep the last in-plane orientation; the system
+/// rotation lock holds it). The socket carries the seven orientations, not the samples' tilt:
+/// the tilt printed here is `vertical`, `face-up` or `face-down` from the orientation (the
+/// facade's `AccelerometerTilt` also says `tilted-up` and `tilted-down`). Unlike the original,
+/// each line is flushed as it is printed, so `monitor-sensor | while read …` needs no `stdbuf`.
 struct MonitorSensor: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "monitor-sensor",
@@ -18,9 +22,12 @@ struct MonitorSensor: AsyncParsableCommand {
         Prints "    Accelerometer orientation changed: left-up", "    Light changed: 312.500000 (lux)", \
         "    Proximity value changed: 1", "    Compass heading changed: 271.000000" and the other lines of \
         iio-sensor-proxy's monitor-sensor, with its names (normal, bottom-up, left-up, right-up, \
-        undefined), from orientationd's socket instead of D-Bus. Without flags it watches the \
-        accelerometer, the light and the proximity sensor (as monitor-sensor does); --accel, --light, \
-        --proximity and --compass choose, --all takes every one. Runs until interrupted, \
+        undefined), from orientationd's socket instead of D-Bus. Without flags it watches \
+        every sensor (as monitor-sensor 3.9 does); --accel, --light, --proximity and --compass \
+        choose, --all takes every one. The accelerometer's lines carry its tilt ("Tilt changed: \
+        face-up"; from the orientation: vertical, face-up, face-down), as 3.9's do; --format 3.0 \
+        prints Debian bookworm's monitor-sensor (3.0) lines instead, without the tilt, and \
+        without flags watches all but the compass, as it did. Runs until interrupted, \
         reconnecting when the daemon restarts. Installed as `monitor-sensor`, it is that command.
         """
     )
@@ -37,18 +44,22 @@ struct MonitorSensor: AsyncParsableCommand {
     var proximity = false
     @Flag(help: "Monitor the compass.")
     var compass = false
+    @Option(help: "The monitor-sensor whose lines to print: 3.9 (the newest) or 3.0 (Debian bookworm's).")
+    var format: MonitorSensorLines.Format = .v3_9
 
-    /// The sensors watched: the flags, or monitor-sensor's default (all but the compass).
+    /// The sensors watched: the flags, or monitor-sensor's default (3.9: all; 3.0: all but the compass).
     var watched: MonitorSensorLines.Watched {
         if all { return .init(accel: true, kinds: AuxiliarySensorKind.allCases) }
-        if !accel && !light && !proximity && !compass { return .init(accel: true, kinds: [.light, .proximity]) }
+        if !accel && !light && !proximity && !compass {
+            return .init(accel: true, kinds: format == .v3_0 ? [.light, .proximity] : AuxiliarySensorKind.allCases)
+        }
         return .init(accel: accel, kinds: [(light, AuxiliarySensorKind.light), (proximity, .proximity), (compass, .compass)].compactMap { $0.0 ? $0.1 : nil })
     }
 
     func run() async throws {
         var output = OutputBuffer()
         let watched = self.watched
-        var lines = MonitorSensorLines(watched: watched)
+        var lines = MonitorSensorLines(watched: watched, format: format)
         output.appendLine(MonitorSensorLines.waiting)
         output.flush()
         let topics = (watched.accel ? [SubscriptionTopic.orientation] : []) + watched.kinds.map(SubscriptionTopic.init)
@@ -73,8 +84,15 @@ struct MonitorSensorLines {
         var kinds: [AuxiliarySensorKind]
     }
 
+    /// Whose monitor-sensor: 3.9's lines carry the accelerometer's tilt.
+    enum Format: String, ExpressibleByArgument, Sendable {
+        case v3_9 = "3.9"
+        case v3_0 = "3.0"
+    }
+
     static let waiting = "    Waiting for iio-sensor-proxy to appear"
     let watched: Watched
+    let format: Format
     private var state = SensorProxyState(hasAccelerometer: true)
     /// Connected now: a failed reconnect attempt is not another "vanished".
     private var appeared = false
@@ -82,8 +100,9 @@ struct MonitorSensorLines {
     private var sensors: [AuxiliarySensorKind: AuxiliarySensorState] = [:]
     private var initialDue: [AuxiliarySensorKind] = []
 
-    init(watched: Watched = Watched(accel: true, kinds: [.light, .proximity])) {
+    init(watched: Watched = Watched(accel: true, kinds: [.light, .proximity]), format: Format = .v3_0) {
         self.watched = watched
+        self.format = format
     }
 
     mutating func lines(for update: OrientationUpdate) -> [String] {
@@ -95,11 +114,17 @@ struct MonitorSensorLines {
             sensors = [:]
             initialDue = watched.kinds
             state.update(device: current.orientation, locked: current.locked)
-            return ["+++ iio-sensor-proxy appeared"] + (watched.accel ? ["=== Has accelerometer (orientation: \(state.orientation))"] : [])
+            let tilt = format == .v3_9 ? ", tilt: \(state.tilt)" : ""
+            return ["+++ iio-sensor-proxy appeared"] + (watched.accel ? ["=== Has accelerometer (orientation: \(state.orientation)\(tilt))"] : [])
         case .orientation(let current), .lock(let current):
-            let before = state.orientation
+            let before = state
             state.update(device: current.orientation, locked: current.locked)
-            return state.orientation == before || !watched.accel ? [] : hold(["    Accelerometer orientation changed: \(state.orientation)"])
+            guard watched.accel else { return [] }
+            // In the order of the peer's PropertiesChanged handler: orientation, then tilt.
+            var lines: [String] = []
+            if state.orientation != before.orientation { lines.append("    Accelerometer orientation changed: \(state.orientation)") }
+            if format == .v3_9, state.tilt != before.tilt { lines.append("    Tilt changed: \(state.tilt)") }
+            return lines.isEmpty ? [] : hold(lines)
         case .reading(let sensor):
             return reading(sensor)
         case .sensor:

@@ -33,20 +33,24 @@ import TestSupport
                           "proximity near", "proximity far"], "\(monitor.stdout)")
     }
 
-    @Test func monitorSensorPrintsThePeersLinesForThem() throws {
-        let dir = temporaryDirectory()
-        try Self.writeLog(dir + "/r.log")
-        let socket = dir + "/d.sock"
-        let daemon = try ChildProcess([Build.orientationd, "--replay", dir + "/r.log", "--speed", "max", "--exit-when-done", "--socket", socket],
-                                      directory: dir)
-        #expect(waitForSocket(socket))
-        let monitor = try ChildProcess([Build.orientationctl, "monitor-sensor", "--accel", "--light", "--proximity", "--socket", socket],
-                                       directory: dir)
-        #expect(daemon.wait() == 0, "\(daemon.stderr)")
-        #expect(waitUntil(timeout: 20) { monitor.stdout.contains("vanished") }, "\(monitor.stdout)")
-        kill(monitor.pid, SIGTERM)
-        _ = monitor.wait()
-        #expect(monitor.stdout == """
+    /// monitor-sensor's lines as 3.9 prints them (the default: the tilt with the orientation)
+    /// and as 3.0 (Debian bookworm's) printed them.
+    @Test(arguments: [
+        ([String](), """
+                Waiting for iio-sensor-proxy to appear
+            +++ iio-sensor-proxy appeared
+            === Has accelerometer (orientation: undefined, tilt: undefined)
+            === Has ambient light sensor (value: 300.000000, unit: lux)
+            === Has proximity sensor (near: 0)
+                Accelerometer orientation changed: normal
+                Tilt changed: vertical
+                Light changed: 600.000000 (lux)
+                Proximity value changed: 1
+                Proximity value changed: 0
+            --- iio-sensor-proxy vanished, waiting for it to appear
+
+            """),
+        (["--format", "3.0"], """
                 Waiting for iio-sensor-proxy to appear
             +++ iio-sensor-proxy appeared
             === Has accelerometer (orientation: undefined)
@@ -58,6 +62,21 @@ import TestSupport
                 Proximity value changed: 0
             --- iio-sensor-proxy vanished, waiting for it to appear
 
-            """, "\(monitor.stdout)")
+            """),
+    ])
+    func monitorSensorPrintsThePeersLinesForThem(_ format: [String], _ expected: String) throws {
+        let dir = temporaryDirectory()
+        try Self.writeLog(dir + "/r.log")
+        let socket = dir + "/d.sock"
+        let daemon = try ChildProcess([Build.orientationd, "--replay", dir + "/r.log", "--speed", "max", "--exit-when-done", "--socket", socket],
+                                      directory: dir)
+        #expect(waitForSocket(socket))
+        let monitor = try ChildProcess([Build.orientationctl, "monitor-sensor", "--accel", "--light", "--proximity"] + format + ["--socket", socket],
+                                       directory: dir)
+        #expect(daemon.wait() == 0, "\(daemon.stderr)")
+        #expect(waitUntil(timeout: 20) { monitor.stdout.contains("vanished") }, "\(monitor.stdout)")
+        kill(monitor.pid, SIGTERM)
+        _ = monitor.wait()
+        #expect(monitor.stdout == expected, "\(monitor.stdout)")
     }
 }

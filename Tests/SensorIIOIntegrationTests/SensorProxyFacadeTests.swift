@@ -132,14 +132,14 @@ extension SensorIIOIntegrationTests {
         #expect(text.contains("=== Has accelerometer (orientation: undefined)"), "\(text)")
         #expect(Self.orientationChanges(text) == expected.filter { $0 != "undefined" }, "\(text)")
 
-        // `monitor-sensor` as orientationctl's name for it, on the socket of the same replay:
-        // the same text, line for line, as Debian's monitor-sensor over D-Bus.
+        // `monitor-sensor --format 3.0` as orientationctl's name for it, on the socket of the same
+        // replay: the same text, line for line, as Debian's monitor-sensor (3.0) over D-Bus.
         let link = dir + "/monitor-sensor"
         #expect(symlink(Self.productsDirectory + "/orientationctl", link) == 0)
         let second = try spawn([Self.productsDirectory + "/orientationd", "--replay", log, "--speed", "max", "--exit-when-done",
                                 "--socket", dir + "/second.sock"], environment: ["PATH=/usr/bin:/bin"], stderr: dir + "/second.err", newProcessGroup: true)
         defer { _ = stopProcess(second) }
-        let ours = try spawn([link, "--socket", dir + "/second.sock"], environment: ["PATH=/usr/bin:/bin"],
+        let ours = try spawn([link, "--format", "3.0", "--socket", dir + "/second.sock"], environment: ["PATH=/usr/bin:/bin"],
                              stderr: dir + "/ours.err", stdout: dir + "/ours.out", newProcessGroup: true)
         defer { _ = stopProcess(ours, SIGKILL) }
         #expect(Self.waitForText(dir + "/ours.out") { $0.contains("iio-sensor-proxy vanished") },
