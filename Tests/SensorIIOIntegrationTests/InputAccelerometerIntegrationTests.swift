@@ -154,10 +154,10 @@ extension SensorIIOIntegrationTests {
         var keyboard = FakeInputAccelerometer(physical: "/devices/platform/i8042", number: 3, name: "AT Translated Set 2 keyboard")
         keyboard.parentProperty = "ID_INPUT_KEYBOARD"
         for description in keyboard.descriptions { try testbed.add(description) }
-        testbed.uevent(keyboard.parentPath + "/event3", "add")
+        testbed.uevent("/sys" + keyboard.parentPath + "/event3", "add")  // a syspath: /sys and all
         let device = FakeInputAccelerometer()
         for description in device.descriptions { try testbed.add(description) }
-        testbed.uevent(device.parentPath + "/event5", "add")
+        testbed.uevent("/sys" + device.parentPath + "/event5", "add")
         #expect(await events.wait { $0.contains("add event5") }, "\(events.all)")
         #expect(!events.all.contains("add event3"), "a keyboard is no sensor: \(events.all)")
         await monitor.stop()
