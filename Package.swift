@@ -95,11 +95,11 @@ let package = Package(
         ),
         // Real sensors: libudev discovery and hotplug, libiio buffered and polled sources. Every
         // libiio/libudev handle is owned by one thread and never crosses into async code.
-        // evdev's ioctls (macros over variadic ioctl(2)) for input-subsystem accelerometers.
+        // evdev's ioctls (macros over variadic ioctl(2)): input-subsystem accelerometers and proximity switches.
         .target(name: "CLinuxInput"),
         .target(
             name: "SensorIIO",
-            dependencies: ["OrientationCore", "SensorPipeline", "SensorLog", "CLibIIO", "CLibUdev", "CLinuxInput", "CSystemShims", "OwnerThreads",
+            dependencies: ["OrientationCore", "SensorPipeline", "SensorLog", "CLibIIO", "CLibUdev", "CLinuxInput", "OwnerThreads",
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),

@@ -24,3 +24,7 @@ void od_input_event_decode(const void *bytes, double *seconds, unsigned short *t
     *code = event.code;
     *value = event.value;
 }
+
+int od_input_switch_states(int fd, unsigned char *bits, unsigned int len) {
+    return ioctl(fd, EVIOCGSW(len), bits);
+}

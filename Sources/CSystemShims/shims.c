@@ -9,8 +9,6 @@
 #include <pthread.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/ioctl.h>
-#include <linux/input.h>
 
 _Static_assert(sizeof(struct ucred) == sizeof(orientationd_ucred), "ucred layout");
 
@@ -47,8 +45,4 @@ void orientationd_set_thread_name(const char *name) {
     strncpy(shortened, name, sizeof(shortened) - 1);
     shortened[sizeof(shortened) - 1] = 0;
     (void)pthread_setname_np(pthread_self(), shortened);
-}
-
-int orientationd_evdev_switch_states(int fd, unsigned char *bits, unsigned int len) {
-    return ioctl(fd, EVIOCGSW(len), bits);
 }

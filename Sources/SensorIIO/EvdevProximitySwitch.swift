@@ -1,5 +1,5 @@
 import CLibUdev
-import CSystemShims
+import CLinuxInput
 import Glibc
 import OrientationCore
 
@@ -49,7 +49,7 @@ public enum EvdevProximitySwitch {
         guard fd >= 0 else { return "cannot open \(node): \(String(cString: strerror(errno)))" }
         defer { close(fd) }
         var states = [UInt8](repeating: 0, count: 8)
-        let known = orientationd_evdev_switch_states(fd, &states, UInt32(states.count)) >= 0
+        let known = od_input_switch_states(fd, &states, UInt32(states.count)) >= 0
         onValue(known && states[code / 8] & (1 << UInt8(code % 8)) != 0 ? 1 : 0)
         var pollers = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
         // struct input_event on 64-bit Linux: 16 bytes of time, u16 type, u16 code, s32 value.

@@ -1,5 +1,6 @@
-// The evdev ioctls an input-subsystem accelerometer needs (issue 16, item 2). They are macros
-// over a variadic ioctl(2), neither of which Swift imports.
+// The evdev ioctls orientationd needs: an input-subsystem accelerometer's (issue 16, item 2) and
+// a proximity switch's (issue 17). They are macros over a variadic ioctl(2), neither of which
+// Swift imports.
 #ifndef ORIENTATIOND_CLINUXINPUT_H
 #define ORIENTATIOND_CLINUXINPUT_H
 
@@ -10,6 +11,10 @@ int od_input_absinfo(int fd, unsigned int axis, struct input_absinfo *info);
 
 /// EVIOCSCLOCKID: stamp this descriptor's events on `clockid` (CLOCK_MONOTONIC). 0, or -1 with errno.
 int od_input_set_clock(int fd, int clockid);
+
+/// EVIOCGSW(len): the device's switch states, a bit per switch (SW_FRONT_PROXIMITY among them).
+/// Returns ioctl's result (-1 with errno on failure).
+int od_input_switch_states(int fd, unsigned char *bits, unsigned int len);
 
 /// The size of one `struct input_event` on this architecture.
 unsigned long od_input_event_size(void);

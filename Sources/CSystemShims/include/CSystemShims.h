@@ -45,8 +45,4 @@ int orientationd_accept_nonblocking(int fd);
 /// Names the calling thread (at most 15 bytes are kept), for `ps -T`, /proc and debuggers.
 void orientationd_set_thread_name(const char *name);
 
-/// ioctl(fd, EVIOCGSW(len), bits): an input device's switch states (ioctl is variadic, so
-/// Swift cannot call it). Returns ioctl's result (-1 with errno on failure).
-int orientationd_evdev_switch_states(int fd, unsigned char *bits, unsigned int len);
-
 #endif
