@@ -27,7 +27,8 @@ public struct RecordingEvaluation: Sendable {
         }
     }
 
-    /// Runs the samples `next` returns (until `nil`) through a fresh detector, scoring as they
+    /// Runs the samples `next` returns (until `nil`) through a ``GravityNormalizer`` and a fresh
+    /// detector, as the daemon's pipeline does, scoring as they
     /// come: memory stays bounded by the events and the truth's runs, whatever the length (a
     /// ``GroundTruthBuilder`` keeps only the points scoring reads). The same score, events and
     /// statistics as ``init(samples:configuration:ignoreGyroscope:)`` on the same samples.
@@ -38,7 +39,11 @@ public struct RecordingEvaluation: Sendable {
         var detector = try OrientationDetector(configuration: configuration)
         var events: [OrientationEvent] = []
         var truth = GroundTruthBuilder()
+        // As the daemon's pipeline: a log recorded with a wrong scale is judged as orientationd
+        // would have published it (a correct one is untouched).
+        var normalizer = GravityNormalizer()
         while var sample = try next() {
+            sample = normalizer.normalize(sample)
             truth.add(sample)
             if ignoreGyroscope { sample.angularRate = nil }
             if let event = detector.process(sample) {

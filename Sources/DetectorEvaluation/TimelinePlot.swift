@@ -104,7 +104,10 @@ public struct TimelinePlot: Sendable {
         var events: [OrientationEvent] = []
         var truth = GroundTruthBuilder()
         var gyroscope = false
+        // As the daemon's pipeline (and evaluate): a wrong scale is corrected before the detector.
+        var normalizer = GravityNormalizer()
         while var sample = try next() {
+            sample = normalizer.normalize(sample)
             truth.add(sample)
             if ignoreGyroscope { sample.angularRate = nil }
             let before = detector.statistics
