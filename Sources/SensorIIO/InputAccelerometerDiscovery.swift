@@ -13,10 +13,10 @@ import Glibc
 ///   `ACCEL_MOUNT_MATRIX` (systemd's hwdb matches input accelerometers too).
 /// The udev handles stay in the call, as in ``UdevDiscovery``.
 enum InputAccelerometerDiscovery {
-    static func sensors(_ udev: OpaquePointer) -> [SensorDescription] {
-        let accelerometers = devices(udev, property: "ID_INPUT_ACCELEROMETER")
+    static func sensors() -> [SensorDescription] {
+        let accelerometers = devices(property: "ID_INPUT_ACCELEROMETER")
         guard !accelerometers.isEmpty else { return [] }
-        let joysticks = devices(udev, property: "ID_INPUT_JOYSTICK").map(\.syspath)
+        let joysticks = devices(property: "ID_INPUT_JOYSTICK").map(\.syspath)
         var result: [SensorDescription] = []
         for device in accelerometers where device.sysname.hasPrefix("event") {
             guard let node = device.node else { continue }
@@ -49,34 +49,15 @@ enum InputAccelerometerDiscovery {
         var grandparent: String?
     }
 
-    /// Input devices whose udev `property` is `1`.
-    static func devices(_ udev: OpaquePointer, property: String) -> [Found] {
-        guard let enumerate = udev_enumerate_new(udev) else { return [] }
-        defer { udev_enumerate_unref(enumerate) }
-        udev_enumerate_add_match_subsystem(enumerate, "input")
-        udev_enumerate_add_match_property(enumerate, property, "1")
-        guard udev_enumerate_scan_devices(enumerate) >= 0 else { return [] }
+    /// Input devices whose udev `property` is `1` (none when udev cannot be enumerated: the
+    /// IIO half of discovery reports that).
+    static func devices(property: String) -> [Found] {
         var result: [Found] = []
-        var entry = udev_enumerate_get_list_entry(enumerate)
-        while let current = entry {
-            if let path = udev_list_entry_get_name(current), let device = udev_device_new_from_syspath(udev, path) {
-                result.append(found(device))
-                udev_device_unref(device)
-            }
-            entry = udev_list_entry_get_next(current)
-        }
+        try? UdevEnumeration.forEachDevice(subsystems: ["input"], property: property) { result.append(found($0)) }
         return result
     }
 
     private static func found(_ device: OpaquePointer) -> Found {
-        var properties: [String: String] = [:]
-        var property = udev_device_get_properties_list_entry(device)
-        while let current = property {
-            if let name = udev_list_entry_get_name(current), let value = udev_list_entry_get_value(current) {
-                properties[String(cString: name)] = String(cString: value)
-            }
-            property = udev_list_entry_get_next(current)
-        }
         // The parent and grandparent belong to `device` (libudev frees them with it).
         let parent = udev_device_get_parent(device)
         let parentName = parent.flatMap { udev_device_get_property_value($0, "NAME") }.map { String(cString: $0).trimmingCharacters(in: "\"") }
@@ -84,6 +65,6 @@ enum InputAccelerometerDiscovery {
         return Found(sysname: udev_device_get_sysname(device).map { String(cString: $0) } ?? "",
                      syspath: udev_device_get_syspath(device).map { String(cString: $0) } ?? "",
                      node: udev_device_get_devnode(device).map { String(cString: $0) },
-                     properties: properties, parentName: parentName, grandparent: grandparent)
+                     properties: UdevEnumeration.properties(device), parentName: parentName, grandparent: grandparent)
     }
 }

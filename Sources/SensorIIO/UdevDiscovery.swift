@@ -13,9 +13,7 @@ public enum UdevDiscovery {
         try UdevEnumeration.forEachDevice(subsystems: ["iio"]) { device in
             if let description = describe(device) { result.append(description) }
         }
-        guard let udev = udev_new() else { throw .udev("udev_new failed") }
-        defer { udev_unref(udev) }
-        result += InputAccelerometerDiscovery.sensors(udev)  // the input subsystem's (issue 16)
+        result += InputAccelerometerDiscovery.sensors()  // the input subsystem's (issue 16)
         return result.sorted { (SensorChoice.number($0.id), $0.id) < (SensorChoice.number($1.id), $1.id) }
     }
 

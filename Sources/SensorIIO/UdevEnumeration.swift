@@ -2,19 +2,22 @@ import CLibUdev
 import Glibc
 
 /// libudev enumeration and the reading of one device's properties and attributes, shared by
-/// the accelerometer's discovery (``UdevDiscovery``) and the light, proximity and compass
-/// discovery (``AuxiliaryDiscovery``). Every handle lives inside one call, on the calling
+/// the accelerometer's discovery (``UdevDiscovery``, ``InputAccelerometerDiscovery``) and the
+/// light, proximity and compass discovery (``AuxiliaryDiscovery``). Every handle lives inside one call, on the calling
 /// thread; only Swift values leave.
 enum UdevEnumeration {
     /// Calls `body` with each device of `subsystems` (and, when given, having the sysfs
-    /// attribute `attribute`). The device handle is valid only during the call.
-    static func forEachDevice(subsystems: [String], attribute: String? = nil, _ body: (OpaquePointer) -> Void) throws(IIOError) {
+    /// attribute `attribute`, and the udev property `property` set to `1`). The device handle
+    /// is valid only during the call.
+    static func forEachDevice(subsystems: [String], attribute: String? = nil, property: String? = nil,
+                              _ body: (OpaquePointer) -> Void) throws(IIOError) {
         guard let udev = udev_new() else { throw .udev("udev_new failed") }
         defer { udev_unref(udev) }
         guard let enumerate = udev_enumerate_new(udev) else { throw .udev("udev_enumerate_new failed") }
         defer { udev_enumerate_unref(enumerate) }
         for subsystem in subsystems { udev_enumerate_add_match_subsystem(enumerate, subsystem) }
         if let attribute { udev_enumerate_add_match_sysattr(enumerate, attribute, nil) }
+        if let property { udev_enumerate_add_match_property(enumerate, property, "1") }
         guard udev_enumerate_scan_devices(enumerate) >= 0 else { throw .udev("cannot scan udev devices") }
         var entry = udev_enumerate_get_list_entry(enumerate)
         while let current = entry {
