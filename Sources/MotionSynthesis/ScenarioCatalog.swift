@@ -356,25 +356,8 @@ public enum ScenarioCatalog {
     /// Short but real holds: each is reported, with or without a gyroscope, even with a real
     /// phone's gyroscope (bias, noise, readings a little late against the accelerometer).
     public static var briefHolds: [Scenario] {
-        /// Held at `from`, turned to `to` in `turn` s, held there `hold` s, turned back.
         func briefHold(_ name: String, from: Pose, to: Pose, turn: Double, hold: Double, seed: UInt64) -> Scenario {
-            var script = MotionScript(start: from)
-            // A phone's gyroscope, and a hand that is not still.
-            script.gyroscopeBias = Vector3(0.03, -0.02, 0.015)
-            script.gyroscopeNoise = 0.02
-            script.gyroscopeDelay = 0.02
-            script.tremor = 0.4
-            script.handSway = 3
-            script.hold(3)
-            let thereRest = script.move(to: to, duration: turn)
-            script.hold(hold)
-            let backStart = script.duration
-            let backRest = script.move(to: from, duration: turn)
-            script.hold(3)
-            return Scenario("brief hold: \(name)", .briefHold, script: script, expected: [
-                .init(from.nominalOrientation), .init(to.nominalOrientation, restTime: thereRest, moveStart: 3),
-                .init(from.nominalOrientation, restTime: backRest, moveStart: backStart),
-            ], seed: seed)
+            heldBriefly("brief hold: \(name)", from: from, to: to, there: to.nominalOrientation, turn: turn, hold: hold, seed: seed)
         }
         return [
             briefHold("face-up in the hand for 0.75 s between two portrait holds", from: .portrait(tilt: 30),
@@ -410,22 +393,7 @@ public enum ScenarioCatalog {
     public static var shortHolds: [Scenario] {
         func shown(_ name: String, from: Pose, to: Pose, there: DeviceOrientation, turn: Double, hold: Double,
                    seed: UInt64) -> Scenario {
-            var script = MotionScript(start: from)
-            script.gyroscopeBias = Vector3(0.03, -0.02, 0.015)
-            script.gyroscopeNoise = 0.02
-            script.gyroscopeDelay = 0.02
-            script.tremor = 0.4
-            script.handSway = 3
-            script.hold(3)
-            let thereRest = script.move(to: to, duration: turn)
-            script.hold(hold)
-            let backStart = script.duration
-            let backRest = script.move(to: from, duration: turn)
-            script.hold(3)
-            return Scenario("short hold: \(name)", .briefHold, script: script, expected: [
-                .init(from.nominalOrientation), .init(there, restTime: thereRest, moveStart: 3),
-                .init(from.nominalOrientation, restTime: backRest, moveStart: backStart),
-            ], seed: seed)
+            heldBriefly("short hold: \(name)", from: from, to: to, there: there, turn: turn, hold: hold, seed: seed)
         }
         return [
             shown("landscape for 0.6 s, shown to someone", from: .portrait(tilt: 35), to: .landscapeLeft(tilt: 35),
@@ -495,5 +463,28 @@ public enum ScenarioCatalog {
             handled("portrait pitched forward and back with the arm's swing", .portrait(tilt: 30),
                     poses: [.portrait(tilt: 80), .portrait(tilt: -30)], period: 1.0, cycles: 8, seed: 663),
         ]
+    }
+
+    /// Held at `from`, turned to `to` in `turn` s, held there (`there` expected) `hold` s,
+    /// turned back: with a phone's gyroscope (bias, noise, 20 ms late) and a hand that is not
+    /// still. ``briefHolds`` and ``shortHolds`` are made of it.
+    static func heldBriefly(_ name: String, from: Pose, to: Pose, there: DeviceOrientation, turn: Double, hold: Double,
+                            seed: UInt64) -> Scenario {
+        var script = MotionScript(start: from)
+        script.gyroscopeBias = Vector3(0.03, -0.02, 0.015)
+        script.gyroscopeNoise = 0.02
+        script.gyroscopeDelay = 0.02
+        script.tremor = 0.4
+        script.handSway = 3
+        script.hold(3)
+        let thereRest = script.move(to: to, duration: turn)
+        script.hold(hold)
+        let backStart = script.duration
+        let backRest = script.move(to: from, duration: turn)
+        script.hold(3)
+        return Scenario(name, .briefHold, script: script, expected: [
+            .init(from.nominalOrientation), .init(there, restTime: thereRest, moveStart: 3),
+            .init(from.nominalOrientation, restTime: backRest, moveStart: backStart),
+        ], seed: seed)
     }
 }
