@@ -50,41 +50,39 @@ public final class OrientationService: Sendable {
         let commands = SensorPipeline.Commands()
         // What clients are told about the sensor (issue 21); the hub exists only below, so the
         // tracker reaches it through a box set once the server has started.
-        let hubBox = HubBox()
-        let status = SensorStatusTracker { status in hubBox.handle?.setSensorStatus(status) }
+        let hubBox = LateBound<SubscriptionHub.Handle>()
+        let status = SensorStatusTracker { status in hubBox.value?.setSensorStatus(status) }
         // A socket subscriber and a D-Bus claimer claim the sensor alike (issue 7).
         let claims = ClaimSources(commands: commands, onChange: { status.claimed($0) })
         // A slow polled accelerometer is raised to 10 Hz at start, as iio-sensor-proxy does.
         await (source as? DiscoveringIIOSource)?.prepare()
         // Light, proximity and compass (issue 17): every state change, live or replayed, goes
         // through this one closure, to the socket's hub and to the D-Bus facade.
-        let busBox = SensorProxyBox()
+        let busBox = LateBound<SensorProxyBus>()
         let publishSensor: @Sendable (AuxiliarySensorState) -> Void = { sensor in
-            hubBox.handle?.publish(sensor: sensor)
-            busBox.bus?.publish { $0.update(sensor) }
+            hubBox.value?.publish(sensor: sensor)
+            busBox.value?.publish { $0.update(sensor) }
         }
         let auxiliary = auxiliarySensors.map { settings in AuxiliarySensors(settings: settings, logger: logger, onChange: publishSensor) }
         await auxiliary?.rescan()
         // A replayed v2 log's light and proximity levels (none for live sensors).
         let replayed = (source as? ReplaySource).flatMap { replay in ReplayedReadings(replay: replay, logger: logger, publish: publishSensor) }
-        var initial = SensorProxyState(hasAccelerometer: await source.isPresent())
-        for kind in AuxiliarySensorKind.allCases {
-            if let sensor = auxiliary?.service(kind).state { initial.update(sensor) }
-        }
-        for sensor in replayed?.initial ?? [] { initial.update(sensor) }
-        let sensorProxy = dbus ? SensorProxyBus(initial: initial, logger: logger, onClaimChange: { sensor, claimed in
+        // Its light, proximity and compass values come with the first publishSensor below, before
+        // the bus thread starts.
+        let sensorProxy = dbus ? SensorProxyBus(initial: SensorProxyState(hasAccelerometer: await source.isPresent()), logger: logger,
+                                                onClaimChange: { sensor, claimed in
             guard let kind = sensor.auxiliaryKind else { return claims.set("dbus", claimed: claimed) }
             guard let service = auxiliary?.service(kind) else {
                 // No live sensor of this kind (a replay): nothing to wait for.
-                if claimed { busBox.bus?.readingReady(sensor) }
+                if claimed { busBox.value?.readingReady(sensor) }
                 return
             }
             guard claimed else { return service.setClaimed("dbus", false) }
             // The claim is answered once the first reading is published (bounded by the bus).
             // Called under the sensor's lock: only hand the state over.
             service.setClaimed("dbus") { state in
-                busBox.bus?.publish { $0.update(state) }
-                busBox.bus?.readingReady(sensor)
+                busBox.value?.publish { $0.update(state) }
+                busBox.value?.readingReady(sensor)
             }
         }) : nil
         busBox.set(sensorProxy)
@@ -97,7 +95,8 @@ public final class OrientationService: Sendable {
         let hub = server.hub
         hubBox.set(hub)
         status.republish()
-        // What the closure could not hand over before the hub existed.
+        // What the closure could not hand over before the hub existed (and the facade's first
+        // values of these sensors).
         for kind in AuxiliarySensorKind.allCases {
             if let sensor = auxiliary?.service(kind).state { publishSensor(sensor) }
         }

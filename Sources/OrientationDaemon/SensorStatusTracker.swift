@@ -85,10 +85,3 @@ final class SensorStatusTracker: Sendable {
         }
     }
 }
-
-/// The hub's handle, set once the server has started (the tracker exists before it).
-final class HubBox: Sendable {
-    private let value = Mutex<SubscriptionHub.Handle?>(nil)
-    var handle: SubscriptionHub.Handle? { value.withLock { $0 } }
-    func set(_ handle: SubscriptionHub.Handle) { value.withLock { $0 = handle } }
-}
