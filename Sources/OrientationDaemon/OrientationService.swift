@@ -1,6 +1,7 @@
 import Logging
 import OrientationCore
 import OrientationServer
+import OwnerThreads
 import SensorIIO
 import SensorPipeline
 import SensorProxyBus
@@ -54,113 +55,132 @@ public final class OrientationService: Sendable {
         let status = SensorStatusTracker { status in hubBox.value?.setSensorStatus(status) }
         // A socket subscriber and a D-Bus claimer claim the sensor alike (issue 7).
         let claims = ClaimSources(commands: commands, onChange: { status.claimed($0) })
-        // A slow polled accelerometer is raised to 10 Hz at start, as iio-sensor-proxy does.
-        await (source as? DiscoveringIIOSource)?.prepare()
-        // Light, proximity and compass (issue 17): every state change, live or replayed, goes
-        // through this one closure, to the socket's hub and to the D-Bus facade.
-        let busBox = LateBound<SensorProxyBus>()
-        let publishSensor: @Sendable (AuxiliarySensorState) -> Void = { sensor in
-            hubBox.value?.publish(sensor: sensor)
-            busBox.value?.publish { $0.update(sensor) }
-        }
-        let auxiliary = auxiliarySensors.map { settings in AuxiliarySensors(settings: settings, logger: logger, onChange: publishSensor) }
-        await auxiliary?.rescan()
-        // A replayed v2 log's light and proximity levels (none for live sensors).
-        let replayed = (source as? ReplaySource).flatMap { replay in ReplayedReadings(replay: replay, logger: logger, publish: publishSensor) }
-        // Its light, proximity and compass values come with the first publishSensor below, before
-        // the bus thread starts.
-        let sensorProxy = dbus ? SensorProxyBus(initial: SensorProxyState(hasAccelerometer: await source.isPresent()), logger: logger,
-                                                onClaimChange: { sensor, claimed in
-            guard let kind = sensor.auxiliaryKind else { return claims.set("dbus", claimed: claimed) }
-            guard let service = auxiliary?.service(kind) else {
-                // No live sensor of this kind (a replay): nothing to wait for.
-                if claimed { busBox.value?.readingReady(sensor) }
-                return
-            }
-            guard claimed else { return service.setClaimed("dbus", false) }
-            // The claim is answered once the first reading is published (bounded by the bus).
-            // Called under the sensor's lock: only hand the state over.
-            service.setClaimed("dbus") { state in
-                busBox.value?.publish { $0.update(state) }
-                busBox.value?.readingReady(sensor)
-            }
-        }) : nil
-        busBox.set(sensorProxy)
-        let server = try await OrientationSocketServer.start(
-            configuration: configuration, logger: logger, listeningSocket: listeningSocket,
-            onClaimChange: { claims.set("socket", claimed: $0) },
-            onStateChange: { state in sensorProxy?.publish { $0.update(device: state.orientation, locked: state.locked) } },
-            onTopicClaimChange: { kind, claimed in auxiliary?.service(kind).setClaimed("socket", claimed) },
-            sensorStatus: status.current)
-        let hub = server.hub
-        hubBox.set(hub)
-        status.republish()
-        // What the closure could not hand over before the hub existed (and the facade's first
-        // values of these sensors).
-        for kind in AuxiliarySensorKind.allCases {
-            if let sensor = auxiliary?.service(kind).state { publishSensor(sensor) }
-        }
-        for sensor in replayed?.initial ?? [] { publishSensor(sensor) }
-        let pipeline = try SensorPipeline(source: source, configuration: detector, logger: logger, commands: commands,
-                                          sleeper: sleeper) { event in
-            switch event {
-            case .orientation(let change):
-                logger.info("orientation", metadata: ["orientation": "\(change.orientation)", "previous": "\(change.previous)",
-                                                      "time": "\(change.time)"])
-                hub.publish(orientation: change.orientation, time: change.time)
-            case .sensorActive(let active):
-                hub.setSensorActive(active)
-                status.active(active)
-            case .sensorFailed(let reason):
-                hub.publish(orientation: .unknown, time: nil)
-                // Not source.isPresent(): that enumerates udev, and this runs in the reader's task.
-                status.failed(reason, present: !source.lastOpenFoundNoSensor)
-            case .recordedReadings(let light, let proximity):
-                replayed?.take(light: light, proximity: proximity)
-            case .sourceFinished:
-                status.ended()
-                if exitWhenDone { commands.finish() }
-            case .tilt(let tilt):
-                // The facade's AccelerometerTilt, from the samples (iio-sensor-proxy's classes).
-                sensorProxy?.publish { $0.update(tilt: tilt) }
-            }
-        }
-        // Hotplug: a sensor appearing, disappearing or changing (mount matrix) reopens the sensor
-        // at once if someone listens; a vanished one publishes `unknown` and the daemon goes on.
+        // The udev monitor listens before the first discovery below (the accelerometer's
+        // preparation and presence, the light sensors' scan), so that a sensor appearing at any
+        // moment from here on is found by that discovery or reported by an event (issue 31). Its
+        // events wait in `hotplug` until the handler can be made, once everything exists.
+        let hotplug = HotplugRelay()
         var monitor: UdevMonitor? = nil
         if watchHotplug {
-            let udevMonitor = UdevMonitor(logger: logger) { event in
-                logger.info("udev event", metadata: ["action": "\(event.action)", "device": "\(event.device)"])
-                if ["add", "remove", "change"].contains(event.action) {
-                    // On the monitor's own thread, like the presence check below.
-                    auxiliary?.rescanOnCallingThread(removed: event.action == "remove" ? event.device : nil)
-                    // The accelerometer is an IIO device or an input node; a hwmon device is a light sensor.
-                    guard event.subsystem != "hwmon" else { return }
-                    pipeline.restart()
-                    if let sensorProxy {
-                        // On the monitor's own thread: enumerating here blocks nothing else.
-                        let present = (source as? DiscoveringIIOSource)?.isPresentOnCallingThread() ?? true
-                        sensorProxy.publish { $0.hasAccelerometer = present }
-                    }
-                }
-            }
+            let udevMonitor = UdevMonitor(logger: logger) { event in hotplug.deliver(event) }
             do {
-                try udevMonitor.start()
+                try await udevMonitor.start()
                 monitor = udevMonitor
             } catch {
                 logger.warning("hotplug monitoring unavailable", metadata: ["error": "\(error)"])
             }
         }
-        if let sensorProxy {
-            do {
-                try sensorProxy.start()
-            } catch {
-                await server.shutdown(reason: "orientationd could not start")
-                throw error
+        do {
+            // A slow polled accelerometer is raised to 10 Hz at start, as iio-sensor-proxy does.
+            await (source as? DiscoveringIIOSource)?.prepare()
+            // Light, proximity and compass (issue 17): every state change, live or replayed, goes
+            // through this one closure, to the socket's hub and to the D-Bus facade.
+            let busBox = LateBound<SensorProxyBus>()
+            let publishSensor: @Sendable (AuxiliarySensorState) -> Void = { sensor in
+                hubBox.value?.publish(sensor: sensor)
+                busBox.value?.publish { $0.update(sensor) }
             }
+            let auxiliary = auxiliarySensors.map { settings in AuxiliarySensors(settings: settings, logger: logger, onChange: publishSensor) }
+            await auxiliary?.rescan()
+            // A replayed v2 log's light and proximity levels (none for live sensors).
+            let replayed = (source as? ReplaySource).flatMap { replay in ReplayedReadings(replay: replay, logger: logger, publish: publishSensor) }
+            // Its light, proximity and compass values come with the first publishSensor below, before
+            // the bus thread starts.
+            let sensorProxy = dbus ? SensorProxyBus(initial: SensorProxyState(hasAccelerometer: await source.isPresent()), logger: logger,
+                                                    onClaimChange: { sensor, claimed in
+                guard let kind = sensor.auxiliaryKind else { return claims.set("dbus", claimed: claimed) }
+                guard let service = auxiliary?.service(kind) else {
+                    // No live sensor of this kind (a replay): nothing to wait for.
+                    if claimed { busBox.value?.readingReady(sensor) }
+                    return
+                }
+                guard claimed else { return service.setClaimed("dbus", false) }
+                // The claim is answered once the first reading is published (bounded by the bus).
+                // Called under the sensor's lock: only hand the state over.
+                service.setClaimed("dbus") { state in
+                    busBox.value?.publish { $0.update(state) }
+                    busBox.value?.readingReady(sensor)
+                }
+            }) : nil
+            busBox.set(sensorProxy)
+            let server = try await OrientationSocketServer.start(
+                configuration: configuration, logger: logger, listeningSocket: listeningSocket,
+                onClaimChange: { claims.set("socket", claimed: $0) },
+                onStateChange: { state in sensorProxy?.publish { $0.update(device: state.orientation, locked: state.locked) } },
+                onTopicClaimChange: { kind, claimed in auxiliary?.service(kind).setClaimed("socket", claimed) },
+                sensorStatus: status.current)
+            let hub = server.hub
+            hubBox.set(hub)
+            status.republish()
+            // What the closure could not hand over before the hub existed (and the facade's first
+            // values of these sensors).
+            for kind in AuxiliarySensorKind.allCases {
+                if let sensor = auxiliary?.service(kind).state { publishSensor(sensor) }
+            }
+            for sensor in replayed?.initial ?? [] { publishSensor(sensor) }
+            let pipeline = try SensorPipeline(source: source, configuration: detector, logger: logger, commands: commands,
+                                              sleeper: sleeper) { event in
+                switch event {
+                case .orientation(let change):
+                    logger.info("orientation", metadata: ["orientation": "\(change.orientation)", "previous": "\(change.previous)",
+                                                          "time": "\(change.time)"])
+                    hub.publish(orientation: change.orientation, time: change.time)
+                case .sensorActive(let active):
+                    hub.setSensorActive(active)
+                    status.active(active)
+                case .sensorFailed(let reason):
+                    hub.publish(orientation: .unknown, time: nil)
+                    // Not source.isPresent(): that enumerates udev, and this runs in the reader's task.
+                    status.failed(reason, present: !source.lastOpenFoundNoSensor)
+                case .recordedReadings(let light, let proximity):
+                    replayed?.take(light: light, proximity: proximity)
+                case .sourceFinished:
+                    status.ended()
+                    if exitWhenDone { commands.finish() }
+                case .tilt(let tilt):
+                    // The facade's AccelerometerTilt, from the samples (iio-sensor-proxy's classes).
+                    sensorProxy?.publish { $0.update(tilt: tilt) }
+                }
+            }
+            // Hotplug: a sensor appearing, disappearing or changing (mount matrix) reopens the sensor
+            // at once if someone listens; a vanished one publishes `unknown` and the daemon goes on.
+            // The events that came while the daemon was being wired are handled first, in order (on
+            // an owner thread: the handler enumerates udev).
+            if monitor != nil {
+                await OwnerThread.run(name: "od-udev-wiring") {
+                    hotplug.connect { event in
+                        logger.info("udev event", metadata: ["action": "\(event.action)", "device": "\(event.device)"])
+                        if ["add", "remove", "change"].contains(event.action) {
+                            // On the monitor's own thread (or the wiring thread above, for an
+                            // event that came during start), like the presence check below.
+                            auxiliary?.rescanOnCallingThread(removed: event.action == "remove" ? event.device : nil)
+                            // The accelerometer is an IIO device or an input node; a hwmon device is a light sensor.
+                            guard event.subsystem != "hwmon" else { return }
+                            pipeline.restart()
+                            if let sensorProxy {
+                                // On an owner thread: enumerating here blocks nothing else.
+                                let present = (source as? DiscoveringIIOSource)?.isPresentOnCallingThread() ?? true
+                                sensorProxy.publish { $0.hasAccelerometer = present }
+                            }
+                        }
+                    }
+                }
+            }
+            if let sensorProxy {
+                do {
+                    try sensorProxy.start()
+                } catch {
+                    await server.shutdown(reason: "orientationd could not start")
+                    throw error
+                }
+            }
+            return OrientationService(server: server, pipeline: pipeline, sensorProxy: sensorProxy, auxiliary: auxiliary,
+                                      monitor: monitor, sleeper: sleeper)
+        } catch {
+            // Nothing runs: the monitor's thread must not outlive the failed start.
+            await monitor?.stop()
+            throw error
         }
-        return OrientationService(server: server, pipeline: pipeline, sensorProxy: sensorProxy, auxiliary: auxiliary,
-                                  monitor: monitor, sleeper: sleeper)
     }
 
     /// What a reload did: the settings that need a restart to change (kept as they were).

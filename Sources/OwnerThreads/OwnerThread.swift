@@ -16,6 +16,9 @@ import Synchronization
 ///   the waiters itself when the body returns. Nothing ever calls `pthread_join`.
 /// - ``wake()`` makes ``wakeFD`` readable without asking the body to stop (the D-Bus facade's
 ///   "a new state is waiting"); a body that uses it calls ``drainWakeups()`` after each wake.
+/// - ``startWhenReady()`` starts the thread and returns once the body has called ``ready()`` (or
+///   returned): a body that sets something up before it serves (the udev monitor's netlink
+///   socket) makes its caller wait for that, not only for the thread's creation.
 /// - The thread is named (`name`, at most 15 bytes are kept) so `ps -T` and a debugger tell the
 ///   owners apart.
 public final class OwnerThread: Sendable {
@@ -28,7 +31,10 @@ public final class OwnerThread: Sendable {
     private struct State {
         var started = false
         var finished = false
+        /// The body said it is set up (``ready()``).
+        var isReady = false
         var waiters: [CheckedContinuation<Void, Never>] = []
+        var readyWaiters: [CheckedContinuation<Void, Never>] = []
         var cancelHook: (@Sendable () -> Void)? = nil
     }
 
@@ -89,6 +95,31 @@ public final class OwnerThread: Sendable {
             state.withLock { $0.started = false }
             throw StartError(errno: result)
         }
+    }
+
+    /// Starts the thread and waits, without blocking a thread, until the body calls ``ready()``
+    /// or returns (a body that failed to set up returns without it: the caller learns that
+    /// from what the body reports, not from here). Call once, instead of ``start()``.
+    public func startWhenReady() async throws(StartError) {
+        try start()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let done = state.withLock { state -> Bool in
+                if state.isReady || state.finished { return true }
+                state.readyWaiters.append(continuation)
+                return false
+            }
+            if done { continuation.resume() }
+        }
+    }
+
+    /// Called by the body once it is set up: resumes ``startWhenReady()``. Idempotent.
+    public func ready() {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.isReady = true
+            defer { state.readyWaiters = [] }
+            return state.readyWaiters
+        }
+        for waiter in waiters { waiter.resume() }
     }
 
     /// Asks the body to finish and wakes it; returns at once. Idempotent; safe from any thread.
@@ -158,8 +189,8 @@ public final class OwnerThread: Sendable {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.finished = true
             state.cancelHook = nil
-            defer { state.waiters = [] }
-            return state.waiters
+            defer { state.waiters = []; state.readyWaiters = [] }
+            return state.waiters + state.readyWaiters
         }
         for waiter in waiters { waiter.resume() }
     }

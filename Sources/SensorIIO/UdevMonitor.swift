@@ -16,6 +16,12 @@ public final class UdevMonitor: Sendable {
         public var device: String
         /// `iio`, `hwmon` or `input`.
         public var subsystem: String = ""
+
+        public init(action: String, device: String, subsystem: String = "") {
+            self.action = action
+            self.device = device
+            self.subsystem = subsystem
+        }
     }
 
     private let thread: OwnerThread
@@ -24,8 +30,13 @@ public final class UdevMonitor: Sendable {
         thread = OwnerThread(name: "od-udev-monitor") { owner in UdevMonitor.run(owner, logger: logger, onEvent) }
     }
 
-    public func start() throws(IIOError) {
-        do { try thread.start() } catch { throw .cannotStartThread(errno: error.errno) }
+    /// Starts the monitor's thread and returns once its netlink socket is filtered and
+    /// receiving, so that a device that appears after this returns is always reported (issue 31:
+    /// returning when the thread was merely created lost every uevent sent before the thread got
+    /// that far; under load, a sensor plugged in while the daemon started). When the monitor
+    /// cannot be set up, that is logged (see the type's doc) and this returns all the same.
+    public func start() async throws(IIOError) {
+        do { try await thread.startWhenReady() } catch { throw .cannotStartThread(errno: error.errno) }
     }
 
     /// Stops watching and awaits the thread's end; the thread wakes at once (a pipe beside
@@ -51,6 +62,8 @@ public final class UdevMonitor: Sendable {
         guard filtered >= 0 else { return unavailable("udev_monitor_filter_add_match_subsystem_devtype", -filtered) }
         let enabled = udev_monitor_enable_receiving(monitor)
         guard enabled >= 0 else { return unavailable("udev_monitor_enable_receiving", -enabled) }
+        // Listening from here on: the kernel (or umockdev) queues every uevent on the socket.
+        owner.ready()
         var pollers = [pollfd(fd: udev_monitor_get_fd(monitor), events: Int16(POLLIN), revents: 0),
                        pollfd(fd: owner.wakeFD, events: Int16(POLLIN), revents: 0)]
         while !owner.isStopping {

@@ -3,6 +3,7 @@ import OrientationCore
 import SensorIIO
 import SensorPipeline
 import Synchronization
+import TestSupport
 import Testing
 
 /// Issue 16, item 2: input-subsystem accelerometers (evdev, `ID_INPUT_ACCELEROMETER=1`), as
@@ -148,9 +149,9 @@ extension SensorIIOIntegrationTests {
     /// The udev monitor reports an input accelerometer coming and going, and no other input device.
     @Test func hotplugSeesInputAccelerometersOnly() async throws {
         let testbed = Testbed()
-        let events = EventRecorder()
+        let events = AwaitedLog<String>()
         let monitor = UdevMonitor(logger: Self.quietLogger) { event in events.append("\(event.action) \(event.device)") }
-        try monitor.start()
+        try await monitor.start()
         var keyboard = FakeInputAccelerometer(physical: "/devices/platform/i8042", number: 3, name: "AT Translated Set 2 keyboard")
         keyboard.parentProperty = "ID_INPUT_KEYBOARD"
         for description in keyboard.descriptions { try testbed.add(description) }
@@ -161,19 +162,5 @@ extension SensorIIOIntegrationTests {
         #expect(await events.wait { $0.contains("add event5") }, "\(events.all)")
         #expect(!events.all.contains("add event3"), "a keyboard is no sensor: \(events.all)")
         await monitor.stop()
-    }
-
-    final class EventRecorder: Sendable {
-        private let lines = Mutex<[String]>([])
-        func append(_ line: String) { lines.withLock { $0.append(line) } }
-        var all: [String] { lines.withLock { $0 } }
-        func wait(timeout: Double = 5, _ predicate: ([String]) -> Bool) async -> Bool {
-            let deadline = ContinuousClock.now.advanced(by: .seconds(timeout))
-            while ContinuousClock.now < deadline {
-                if predicate(all) { return true }
-                try? await Task.sleep(for: .milliseconds(10))
-            }
-            return false
-        }
     }
 }

@@ -74,7 +74,7 @@ extension SensorIIOIntegrationTests {
         let monitor = UdevMonitor(logger: Logger(label: "test")) { event in
             if ["add", "remove", "change"].contains(event.action) { pipeline.restart() }
         }
-        try monitor.start()
+        try await monitor.start()
         let running = Task { await pipeline.run() }
         pipeline.setClaimed(true)
         #expect(await log.wait { $0 == .sensorActive(true) })
@@ -111,7 +111,7 @@ extension SensorIIOIntegrationTests {
         let log = EventLog()
         let pipeline = try Self.pipeline(log)
         let monitor = UdevMonitor(logger: Logger(label: "test")) { event in if event.action == "change" { pipeline.restart() } }
-        try monitor.start()
+        try await monitor.start()
         let running = Task { await pipeline.run() }
         pipeline.setClaimed(true)
         #expect(await log.wait { $0 == .sensorActive(true) })
