@@ -128,18 +128,17 @@ public struct AuxiliarySensorDescription: Sendable, Hashable {
             light = make(.light, .polled(value: input, scale: nil, offset: nil))
         } else if let prefix = ["in_illuminance", "in_illuminance0", "in_illuminance_clear", "in_intensity_clear", "in_intensity_both"]
                     .first(where: { attributes.contains($0 + "_raw") }) {
-            let family = prefix.hasPrefix("in_intensity") ? "in_intensity" : "in_illuminance"
-            let scale = [prefix + "_scale", family + "_scale"].first(where: attributes.contains)
-            let offset = [prefix + "_offset", family + "_offset"].first(where: attributes.contains)
-            light = make(.light, .polled(value: prefix + "_raw", scale: scale, offset: offset))
-            light?.integrationTime = firstPositive([prefix + "_integration_time", family + "_integration_time", "integration_time"])
+            let channel = IIOChannelAttributeName(prefix)
+            light = make(.light, .polled(value: prefix + "_raw", scale: channel?.resolve("scale", in: attributes.contains),
+                                         offset: channel?.resolve("offset", in: attributes.contains)))
+            light?.integrationTime = firstPositive(channel?.candidates(for: "integration_time") ?? [])
         } else if attributes.contains("scan_elements/in_intensity_both_en") {
             light = make(.light, .buffered(channel: "intensity_both"))
         }
         if var found = light {
             if found.integrationTime == nil, case .polled(let input, nil, nil) = found.shape {
                 let prefix = String(input.dropLast("_input".count))
-                found.integrationTime = firstPositive([prefix + "_integration_time", "in_illuminance_integration_time", "integration_time"])
+                found.integrationTime = firstPositive(IIOChannelAttributeName(prefix)?.candidates(for: "integration_time") ?? [])
             }
             found.udevLightScale = properties["ORIENTATIOND_LIGHT_SCALE"].flatMap(Double.init).flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
             result.append(found)
@@ -149,16 +148,18 @@ public struct AuxiliarySensorDescription: Sendable, Hashable {
             var found = make(.proximity, .polled(value: raw, scale: nil, offset: nil))
             if let text = properties["PROXIMITY_NEAR_LEVEL"], let level = Double(text), level > 0 {
                 found.nearLevel = (level, "udev PROXIMITY_NEAR_LEVEL=\(text)")
-            } else if let text = value("in_proximity_nearlevel") ?? value("in_proximity0_nearlevel"), let level = Double(text), level > 0 {
-                found.nearLevel = (level, "sysfs in_proximity_nearlevel=\(text)")
+            } else if let name = IIOChannelAttributeName(String(raw.dropLast("_raw".count)))?.resolve("nearlevel", in: attributes.contains),
+                      let text = value(name), let level = Double(text), level > 0 {
+                found.nearLevel = (level, "sysfs \(name)=\(text)")
             }
             result.append(found)
         }
         // Compass.
+        // hid-sensor-magn-3d declares the heading's scale and offset shared by type: `in_rot_scale`.
         let heading = "in_rot_from_north_magnetic_tilt_comp"
-        if attributes.contains(heading + "_raw") {
-            result.append(make(.compass, .polled(value: heading + "_raw", scale: attributes.contains(heading + "_scale") ? heading + "_scale" : nil,
-                                                 offset: attributes.contains(heading + "_offset") ? heading + "_offset" : nil)))
+        if attributes.contains(heading + "_raw"), let channel = IIOChannelAttributeName(heading) {
+            result.append(make(.compass, .polled(value: heading + "_raw", scale: channel.resolve("scale", in: attributes.contains),
+                                                 offset: channel.resolve("offset", in: attributes.contains))))
         } else if attributes.contains("scan_elements/\(heading)_en") {
             result.append(make(.compass, .buffered(channel: String(heading.dropFirst("in_".count)))))
         }

@@ -10,7 +10,8 @@ extension AuxiliarySensorReader {
     /// trigger is left as it is (the accelerometer's reader sets the device's own one; a light
     /// sensor that needs it is read through its raw attribute where it has one).
     /// Returns a failure's reason, or `nil` when stopped.
-    static func readBuffered(_ owner: OwnerThread, device id: String, channel name: String, onValue: (Double) -> Void) -> String? {
+    static func readBuffered(_ owner: OwnerThread, device id: String, sysfsPath: String, channel name: String,
+                             onValue: (Double) -> Void) -> String? {
         guard let context = iio_create_local_context() else { return "cannot create a libiio context: \(String(cString: strerror(errno)))" }
         defer { iio_context_destroy(context) }
         // A refill waits at most a second, so a stop is seen promptly even without the hook.
@@ -19,9 +20,17 @@ extension AuxiliarySensorReader {
         guard let channel = iio_device_find_channel(device, name, false), let format = iio_channel_get_data_format(channel)?.pointee else {
             return "no channel \(name)"
         }
+        // Scale and offset from the kernel's files, wherever the driver declared them (per
+        // channel or shared: hid-sensor-magn-3d's heading has `in_rot_scale`), newline-tolerant;
+        // libiio's folding only where sysfs has neither.
         var scale = 1.0, offset = 0.0
-        if iio_channel_attr_read_double(channel, "scale", &scale) != 0 || scale == 0 { scale = 1 }
-        if iio_channel_attr_read_double(channel, "offset", &offset) != 0 { offset = 0 }
+        let names = IIOChannelAttributeName("in_" + name)
+        func sysfs(_ attribute: String) -> Double? {
+            names?.resolve(attribute) { access(sysfsPath + "/" + $0, F_OK) == 0 }.flatMap { SysfsAttribute.number(sysfsPath + "/" + $0) }
+        }
+        if let value = sysfs("scale") { scale = value } else if iio_channel_attr_read_double(channel, "scale", &scale) != 0 { scale = 1 }
+        if scale == 0 { scale = 1 }
+        if let value = sysfs("offset") { offset = value } else if iio_channel_attr_read_double(channel, "offset", &offset) != 0 { offset = 0 }
         let axis = IIOReadLoop.Axis(channel: channel, scale: scale, offset: offset, bytes: Int(format.length) / 8, signed: format.is_signed)
         iio_channel_enable(channel)
         guard let buffer = iio_device_create_buffer(device, 1, false) else {

@@ -40,7 +40,7 @@ public final class AuxiliarySensorReader: Sendable {
         switch sensor.shape {
         case .buffered(let channel):
             // Not polled: the driver's buffer wakes the thread.
-            if let failure = readBuffered(owner, device: sensor.id, channel: channel, onValue: onValue) { onFailure("\(sensor.id): \(failure)") }
+            if let failure = readBuffered(owner, device: sensor.id, sysfsPath: sensor.sysfsPath, channel: channel, onValue: onValue) { onFailure("\(sensor.id): \(failure)") }
             return
         case .evdevSwitch(let node):
             // Not polled: the switch's events wake the thread.

@@ -64,11 +64,13 @@ struct IIOReadLoop: Sendable {
             if iio_channel_attr_read_double(channel, "scale", &scale) != 0 { scale = 1 }
             if iio_channel_attr_read_double(channel, "offset", &offset) != 0 { offset = 0 }
             var rawPath: String? = nil
-            if case .polled = plan.mode, let directory = plan.sysfsPath {
-                // The kernel's own files, read newline-tolerant (``SysfsAttribute``).
+            if let directory = plan.sysfsPath {
+                // The kernel's own files wherever the driver declared them (per axis, by type,
+                // by direction, for all: ``IIOChannelAttributeName``), read newline-tolerant
+                // (``SysfsAttribute``); polled values too.
                 if let path = SysfsAttribute.channelPath(directory, family: kind, axis: axis, "scale"), let value = SysfsAttribute.number(path) { scale = value }
                 if let path = SysfsAttribute.channelPath(directory, family: kind, axis: axis, "offset"), let value = SysfsAttribute.number(path) { offset = value }
-                rawPath = SysfsAttribute.channelPath(directory, family: kind, axis: axis, "raw")
+                if case .polled = plan.mode { rawPath = SysfsAttribute.channelPath(directory, family: kind, axis: axis, "raw") }
             }
             if kind == "accel", let configured = plan.scale { scale = configured }  // [sensor] scale
             let format = iio_channel_get_data_format(channel)!.pointee

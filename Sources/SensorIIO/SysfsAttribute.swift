@@ -36,13 +36,11 @@ enum SysfsAttribute {
         return Glibc.write(fd, bytes, bytes.count) == bytes.count
     }
 
-    /// The path of a channel attribute as the kernel names it: the axis's own
-    /// (`in_accel_x_scale`) where it exists, else the family's shared one (`in_accel_scale`),
-    /// else `nil`.
+    /// The path of a channel attribute as the kernel names it (``IIOChannelAttributeName``: the
+    /// axis's own `in_accel_x_scale`, else shared by type `in_accel_scale`, by direction
+    /// `in_scale`, by all `scale`), or `nil` when none exists.
     static func channelPath(_ directory: String, family: String, axis: String, _ attribute: String) -> String? {
-        for name in ["in_\(family)_\(axis)_\(attribute)", "in_\(family)_\(attribute)"] where access(directory + "/" + name, F_OK) == 0 {
-            return directory + "/" + name
-        }
-        return nil
+        IIOChannelAttributeName("in_\(family)_\(axis)")?.resolve(attribute) { access(directory + "/" + $0, F_OK) == 0 }
+            .map { directory + "/" + $0 }
     }
 }

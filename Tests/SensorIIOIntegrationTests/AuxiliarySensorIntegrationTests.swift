@@ -221,4 +221,25 @@ extension SensorIIOIntegrationTests {
         #expect(state?.contains("\"proximity\":{\"present\":false,\"near\":null}") == true, "\(state ?? "no reply")")
         try await run.stop()
     }
+
+    /// hid-sensor-magn-3d as the kernel lays it out: every channel's scale, offset and hysteresis
+    /// shared by type (`in_magn_scale`, `in_rot_scale`), so the heading's scale is `in_rot_scale`
+    /// (issue 29: the daemon read only the per-channel name and reported 2700 counts as
+    /// 2700 mod 360 = 180°, where iio-sensor-proxy says 270°).
+    @Test func aHIDCompassWhoseScaleIsSharedByTypeReadsItsHeadingInDegrees() async throws {
+        let testbed = Testbed()
+        let compass = FakeAuxiliaryDevice.iio(0, name: "magn_3d", attributes: [
+            "in_magn_x_raw": "-41", "in_magn_y_raw": "12", "in_magn_z_raw": "-330",
+            "in_magn_scale": "0.001000", "in_magn_offset": "0", "in_magn_hysteresis": "0",
+            "in_rot_from_north_magnetic_tilt_comp_raw": "2700",
+            "in_rot_scale": "0.100000", "in_rot_offset": "0", "in_rot_hysteresis": "0",
+        ])
+        try testbed.add(compass.description)
+        let (_, run, client) = try await Self.startAuxiliaryDaemon()
+        defer { close(client) }
+        sendLine(client, "{\"op\":\"subscribe\",\"topics\":[\"compass\"]}")
+        // The first message says present with no heading yet; then 2700 × 0.1.
+        #expect(Self.awaitMessages(client, [("compass", "\"heading\":270")]))
+        try await run.stop()
+    }
 }

@@ -59,6 +59,14 @@ import Testing
             expected: ["light: in_illuminance_raw in_illuminance_scale -", "proximity: in_proximity_raw - - near 1000.0 (sysfs in_proximity_nearlevel=1000)"]),
         Row(name: "HID compass", attributes: ["in_rot_from_north_magnetic_tilt_comp_raw": "271", "in_rot_from_north_magnetic_tilt_comp_scale": "0.1"],
             expected: ["compass: in_rot_from_north_magnetic_tilt_comp_raw in_rot_from_north_magnetic_tilt_comp_scale -"]),
+        // hid-sensor-magn-3d: scale and offset shared by type (issue 29).
+        Row(name: "HID compass with the heading's scale shared by type", attributes: ["in_rot_from_north_magnetic_tilt_comp_raw": "2700",
+                                                                                 "in_rot_scale": "0.1", "in_rot_offset": "0"],
+            expected: ["compass: in_rot_from_north_magnetic_tilt_comp_raw in_rot_scale in_rot_offset"]),
+        Row(name: "light with the scale shared by all", attributes: ["in_illuminance0_raw": "10", "scale": "0.5"],
+            expected: ["light: in_illuminance0_raw scale -"]),
+        Row(name: "proximity near level per channel", attributes: ["in_proximity0_raw": "5", "in_proximity0_nearlevel": "70"],
+            expected: ["proximity: in_proximity0_raw - - near 70.0 (sysfs in_proximity0_nearlevel=70)"]),
         Row(name: "an accelerometer is none of them", attributes: ["in_accel_x_raw": "1", "in_accel_y_raw": "1", "in_accel_z_raw": "1"], expected: []),
     ]
 
