@@ -1,10 +1,12 @@
 import Logging
 import OrientationCore
+import OwnerThreads
 import SensorIIO
+import SensorPipeline
 import Synchronization
 
 /// One light, proximity or compass sensor as the daemon serves it: open (an
-/// ``AuxiliarySensorReader`` polling it) exactly while someone claims it and discovery has one,
+/// ``AuxiliarySensorReader`` polling it) while someone claims it and discovery has one,
 /// its readings turned into what clients get (light: × the per-device scale, then
 /// ``LightLevelFilter``; proximity: ``ProximityHysteresis``; compass: ``CompassHeading``), and
 /// every change of its ``AuxiliarySensorState`` (presence or reading) handed to `onChange`.
@@ -12,7 +14,23 @@ import Synchronization
 /// **The wiring point for the D-Bus facade**: claims come per claimer name
 /// (``setClaimed(_:_:)``: `"socket"` from the hub, `"dbus"` from the bus; or
 /// ``setClaimed(_:ready:)`` to learn when the first reading is there), the state goes out
-/// through the one `onChange` closure (``AuxiliarySensors``' init), in order, under a lock.
+/// through the one `onChange` closure (``AuxiliarySensors``' init), in order.
+///
+/// Opening and closing, as the accelerometer's pipeline does it (issue 29):
+/// - **Level-triggered**: claims only change the desired state; the service then opens or
+///   closes to match it, whatever order the claims, releases and hotplug events came in.
+/// - **Release delay**: the last release closes the sensor ``releaseDelay`` seconds later
+///   (the accelerometer's `SensorPipeline.defaultReleaseDelay`), and a claim within it keeps
+///   the open reader: a client looping claim/release costs one open, not a thread per claim.
+/// - **At most one open at a time**: a reader asked to stop must have ended its thread before
+///   the next one starts.
+/// - **Throttled logs**: an open is logged at most once per ``logInterval`` seconds, with the
+///   number held back.
+/// - **No callback, logger write or thread start under the lock**: a locked section decides,
+///   and what it decided (start a reader, stop one, arm the close timer, log) is done after the
+///   lock is released; `onChange` and the `ready` callbacks go through a ``CallbackQueue``,
+///   queued under the lock, so they run in the order of the changes. Lock order: this
+///   service's lock, then the queue's; no other lock is taken under it.
 ///
 /// Thread-safe: claims come from the hub's loop and the bus thread, rescans from the udev
 /// monitor's, readings from the reader's; nothing here blocks (a reader's thread is started or
@@ -20,12 +38,22 @@ import Synchronization
 /// row) is logged and dropped; the next claim or hotplug event opens it again.
 public final class AuxiliarySensorService: Sendable {
     public let kind: AuxiliarySensorKind
+    /// Seconds a sensor stays open after its last claim goes.
+    public let releaseDelay: Double
+    /// At most one "opened" line per this many seconds (the rest are counted).
+    public static let logInterval = 10.0
 
     private struct Inner {
         var claimers: Set<String> = []
+        /// When the last claim went (monotonic seconds) while the reader is still open.
+        var releasedAt: Double? = nil
+        /// A close timer is pending (at most one at a time).
+        var closeTimerArmed = false
         var sensor: AuxiliarySensorDescription? = nil
         var lightScale = 1.0
         var reader: AuxiliarySensorReader? = nil
+        /// A reader asked to stop whose thread has not ended yet: nothing opens until it has.
+        var closing: AuxiliarySensorReader? = nil
         /// Bumped whenever a reader starts or stops: values from an older reader are dropped.
         var generation = 0
         var state: AuxiliarySensorState
@@ -33,15 +61,36 @@ public final class AuxiliarySensorService: Sendable {
         var filter = LightLevelFilter()
         /// ``setClaimed(_:ready:)``'s callbacks, called at the next reading.
         var waiting: [@Sendable (AuxiliarySensorState) -> Void] = []
+        /// The last reader failed: nothing reopens until the next claim or discovery (no loop
+        /// of failing opens).
+        var failed = false
+        /// Readers started since the service was made.
+        var opens = 0
+        var openLog = LogThrottle(interval: AuxiliarySensorService.logInterval)
+    }
+
+    /// What a locked section decided, done once the lock is released.
+    private struct Effects {
+        var start: (reader: AuxiliarySensorReader, generation: Int)? = nil
+        /// Readers to stop; each one's end is awaited before the next open.
+        var stop: [AuxiliarySensorReader] = []
+        /// Seconds until the pending close is due.
+        var closeTimer: Double? = nil
+        var logs: [(level: Logger.Level, message: String, metadata: Logger.Metadata)] = []
     }
 
     private let inner: Mutex<Inner>
     private let logger: Logger
     private let onChange: @Sendable (AuxiliarySensorState) -> Void
+    private let sleeper: Sleeper
+    private let callbacks = CallbackQueue()
 
-    init(kind: AuxiliarySensorKind, logger: Logger, onChange: @escaping @Sendable (AuxiliarySensorState) -> Void) {
+    init(kind: AuxiliarySensorKind, logger: Logger, sleeper: Sleeper = .task, releaseDelay: Double = SensorPipeline.defaultReleaseDelay,
+         onChange: @escaping @Sendable (AuxiliarySensorState) -> Void) {
         self.kind = kind
         self.logger = logger
+        self.sleeper = sleeper
+        self.releaseDelay = releaseDelay
         self.onChange = onChange
         inner = Mutex(Inner(state: AuxiliarySensorState(kind: kind)))
     }
@@ -49,18 +98,28 @@ public final class AuxiliarySensorService: Sendable {
     /// The state now (`present` and the last reading).
     public var state: AuxiliarySensorState { inner.withLock { $0.state } }
 
-    /// Whether a reader runs now (the sensor is claimed and there is one).
+    /// Whether a reader runs now (claimed, or released less than ``releaseDelay`` ago, and
+    /// there is a sensor).
     public var isReading: Bool { inner.withLock { $0.reader != nil } }
+
+    /// How many times a reader was started (a thread each): what claim loops are measured by.
+    public var opens: Int { inner.withLock { $0.opens } }
 
     /// The sensor in use, if any.
     public var sensor: AuxiliarySensorDescription? { inner.withLock { $0.sensor } }
 
     /// Records whether `claimer` (`"socket"`, `"dbus"`) claims the sensor; the first claim opens
-    /// it (the first reading follows at once), the last release closes it.
+    /// it (the first reading follows at once), the last release closes it ``releaseDelay``
+    /// seconds later unless it is claimed again meanwhile.
     public func setClaimed(_ claimer: String, _ claimed: Bool) {
-        inner.withLock { inner in
-            if claimed { inner.claimers.insert(claimer) } else { inner.claimers.remove(claimer) }
-            reconcile(&inner)
+        update { inner, effects in
+            if claimed {
+                inner.claimers.insert(claimer)
+                inner.failed = false
+            } else {
+                inner.claimers.remove(claimer)
+            }
+            reconcile(&inner, &effects)
         }
     }
 
@@ -68,13 +127,15 @@ public final class AuxiliarySensorService: Sendable {
     /// as soon as a reading has been taken after this call, even one that changes nothing (at
     /// once when there is no such sensor; with the last state when the reader fails). What the
     /// D-Bus facade needs to answer `ClaimLight` with a value already there, as the peer does;
-    /// the bound on the wait is the caller's. Called under the sensor's lock: must not block.
+    /// the bound on the wait is the caller's. Not called under any lock; must not block.
     public func setClaimed(_ claimer: String, ready: @escaping @Sendable (AuxiliarySensorState) -> Void) {
-        inner.withLock { inner in
+        update { inner, effects in
             inner.claimers.insert(claimer)
-            reconcile(&inner)
-            if inner.reader == nil {
-                ready(inner.state)
+            inner.failed = false
+            reconcile(&inner, &effects)
+            if inner.reader == nil && (inner.closing == nil || inner.sensor == nil || inner.failed) {
+                let state = inner.state
+                callbacks.enqueue { ready(state) }
             } else {
                 inner.waiting.append(ready)
             }
@@ -84,46 +145,96 @@ public final class AuxiliarySensorService: Sendable {
     /// Uses `sensor` from now on (`nil`: there is none); an open reader of another device is
     /// replaced. From discovery (``AuxiliarySensors``).
     func use(_ sensor: AuxiliarySensorDescription?, lightScale: Double) {
-        inner.withLock { inner in
+        update { inner, effects in
             let changed = inner.sensor != sensor || inner.lightScale != lightScale
-            if changed, let reader = inner.reader {
-                reader.requestStop()
-                inner.reader = nil
-                inner.generation += 1
-            }
+            if changed { close(&inner, &effects) }
             inner.sensor = sensor
             inner.lightScale = lightScale
+            inner.failed = false
             var state = inner.state
             state.present = sensor != nil
             if sensor == nil { state.reading = nil }
             publish(state, &inner)
-            reconcile(&inner)
+            reconcile(&inner, &effects)
         }
     }
 
     /// Closes the sensor and waits for its reader's thread to end (shutdown).
     func stop() async {
-        let reader = inner.withLock { inner -> AuxiliarySensorReader? in
+        let readers = inner.withLock { inner -> [AuxiliarySensorReader] in
             inner.claimers = []
             inner.sensor = nil
             inner.generation += 1
             release(&inner)
-            defer { inner.reader = nil }
-            return inner.reader
+            defer { inner.reader = nil; inner.closing = nil }
+            return [inner.reader, inner.closing].compactMap { $0 }
         }
-        await reader?.stop()
+        callbacks.drain()
+        for reader in readers { await reader.stop() }
     }
 
-    private func reconcile(_ inner: inout Inner) {
-        let wanted = !inner.claimers.isEmpty ? inner.sensor : nil
-        if wanted == nil, let reader = inner.reader {
+    /// Runs `change` under the lock, then what it decided, with no lock held.
+    private func update(_ change: (inout Inner, inout Effects) -> Void) {
+        var effects = Effects()
+        inner.withLock { inner in change(&inner, &effects) }
+        perform(effects)
+    }
+
+    private func perform(_ effects: Effects) {
+        callbacks.drain()
+        for entry in effects.logs { logger.log(level: entry.level, "\(entry.message)", metadata: entry.metadata) }
+        for reader in effects.stop {
             reader.requestStop()
-            inner.reader = nil
-            inner.generation += 1
-            logger.debug("closed \(kind.noun)")
+            // Awaited off the caller's thread; the next open waits for it (one open at a time).
+            Task { [weak self] in
+                await reader.stop()
+                self?.ended(reader)
+            }
         }
-        if wanted == nil { release(&inner) }
-        guard let sensor = wanted, inner.reader == nil else { return }
+        if let delay = effects.closeTimer {
+            Task { [weak self, sleeper] in
+                try? await sleeper.sleep(seconds: delay)
+                self?.closeTimerFired()
+            }
+        }
+        if let (reader, generation) = effects.start {
+            do {
+                try reader.start()
+            } catch {
+                logger.warning("cannot read \(kind.noun)", metadata: ["device": "\(reader.sensor.id)", "error": "\(error)"])
+                update { inner, _ in
+                    guard inner.generation == generation else { return }
+                    inner.reader = nil
+                    inner.generation += 1
+                    release(&inner)
+                }
+            }
+        }
+    }
+
+    private func reconcile(_ inner: inout Inner, _ effects: inout Effects) {
+        let now = OwnerThread.monotonic()
+        if !inner.claimers.isEmpty { inner.releasedAt = nil }
+        // Released: the open reader stays for the release delay (a claim within it keeps it).
+        if inner.claimers.isEmpty, inner.reader != nil, inner.sensor != nil {
+            let releasedAt = inner.releasedAt ?? now
+            inner.releasedAt = releasedAt
+            let remaining = releasedAt + releaseDelay - now
+            if remaining > 0 {
+                if !inner.closeTimerArmed {
+                    inner.closeTimerArmed = true
+                    effects.closeTimer = remaining
+                }
+                return
+            }
+        }
+        let wanted = !inner.claimers.isEmpty ? inner.sensor : nil
+        if wanted == nil {
+            close(&inner, &effects)
+            release(&inner)
+        }
+        // One open at a time: the next reader starts once the previous one's thread has ended.
+        guard let sensor = wanted, inner.reader == nil, inner.closing == nil, !inner.failed else { return }
         inner.generation += 1
         let generation = inner.generation
         inner.filter.reset()
@@ -133,18 +244,46 @@ public final class AuxiliarySensorService: Sendable {
         }, onFailure: { [weak self] reason in
             self?.failed(reason, generation: generation)
         })
-        do {
-            try reader.start()
-            inner.reader = reader
-            logger.info("opened \(kind.noun)", metadata: ["device": "\(sensor.id)", "name": "\(sensor.name)",
-                                                        "period": "\(sensor.pollPeriod)"])
-        } catch {
-            logger.warning("cannot read \(kind.noun)", metadata: ["device": "\(sensor.id)", "error": "\(error)"])
+        inner.reader = reader
+        inner.opens += 1
+        effects.start = (reader, generation)
+        let admitted = inner.openLog.admit(now: now)
+        if admitted.log {
+            var metadata: Logger.Metadata = ["device": "\(sensor.id)", "name": "\(sensor.name)", "period": "\(sensor.pollPeriod)"]
+            if admitted.suppressed > 0 { metadata["opens-not-logged"] = "\(admitted.suppressed)" }
+            effects.logs.append((.info, "opened \(kind.noun)", metadata))
+        }
+    }
+
+    /// Stops the open reader, if any (its end is awaited before the next open).
+    private func close(_ inner: inout Inner, _ effects: inout Effects) {
+        guard let reader = inner.reader else { return }
+        inner.reader = nil
+        inner.closing = reader
+        inner.releasedAt = nil
+        inner.generation += 1
+        effects.stop.append(reader)
+        effects.logs.append((.debug, "closed \(kind.noun)", [:]))
+    }
+
+    /// A stopped reader's thread has ended: the next open may start.
+    private func ended(_ reader: AuxiliarySensorReader) {
+        update { inner, effects in
+            guard inner.closing === reader else { return }
+            inner.closing = nil
+            reconcile(&inner, &effects)
+        }
+    }
+
+    private func closeTimerFired() {
+        update { inner, effects in
+            inner.closeTimerArmed = false
+            reconcile(&inner, &effects)
         }
     }
 
     private func take(_ value: Double, generation: Int) {
-        inner.withLock { inner in
+        update { inner, _ in
             guard inner.generation == generation, let sensor = inner.sensor else { return }
             // Whatever the filter decides, a reading was taken: the claims waiting for one are answered.
             defer { release(&inner) }
@@ -167,19 +306,25 @@ public final class AuxiliarySensorService: Sendable {
         }
     }
 
-    /// Calls the callbacks waiting for a reading with the state now.
+    /// Queues the callbacks waiting for a reading, with the state now.
     private func release(_ inner: inout Inner) {
         let waiting = inner.waiting
         inner.waiting = []
-        for ready in waiting { ready(inner.state) }
+        let state = inner.state
+        for ready in waiting { callbacks.enqueue { ready(state) } }
     }
 
     private func failed(_ reason: String, generation: Int) {
-        inner.withLock { inner in
-            guard inner.generation == generation else { return }
-            logger.warning("\(kind.noun) failed; it is read again at the next claim or hotplug event", metadata: ["reason": "\(reason)"])
+        update { inner, effects in
+            guard inner.generation == generation, let reader = inner.reader else { return }
+            effects.logs.append((.warning, "\(kind.noun) failed; it is read again at the next claim or hotplug event",
+                                 ["reason": "\(reason)"]))
+            // Its thread ends by itself; the next open waits for that as for a stop.
+            inner.failed = true
             inner.reader = nil
+            inner.closing = reader
             inner.generation += 1
+            effects.stop.append(reader)
             release(&inner)
         }
     }
@@ -187,6 +332,6 @@ public final class AuxiliarySensorService: Sendable {
     private func publish(_ state: AuxiliarySensorState, _ inner: inout Inner) {
         guard state != inner.state else { return }
         inner.state = state
-        onChange(state)
+        callbacks.enqueue { [onChange] in onChange(state) }
     }
 }

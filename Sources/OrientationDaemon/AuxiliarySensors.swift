@@ -22,13 +22,16 @@ public final class AuxiliarySensors: Sendable {
     private let warned = Mutex<Set<String>>([])
 
     /// - Parameter onChange: every change of any of the three states (presence, reading), in
-    ///   order per sensor; called under the sensor's lock, so it must not block.
-    public init(settings: AuxiliarySettings, logger: Logger, onChange: @escaping @Sendable (AuxiliarySensorState) -> Void) {
+    ///   order per sensor; called under no lock (``CallbackQueue``), but on whichever thread
+    ///   made the change (a reader's, the udev monitor's, a loop's), so it must not block.
+    /// - Parameter sleeper: how the release delay's timer waits (the daemon's event loops).
+    public init(settings: AuxiliarySettings, logger: Logger, sleeper: Sleeper = .task,
+                onChange: @escaping @Sendable (AuxiliarySensorState) -> Void) {
         self.settings = Mutex(settings)
         self.logger = logger
-        light = AuxiliarySensorService(kind: .light, logger: logger, onChange: onChange)
-        proximity = AuxiliarySensorService(kind: .proximity, logger: logger, onChange: onChange)
-        compass = AuxiliarySensorService(kind: .compass, logger: logger, onChange: onChange)
+        light = AuxiliarySensorService(kind: .light, logger: logger, sleeper: sleeper, onChange: onChange)
+        proximity = AuxiliarySensorService(kind: .proximity, logger: logger, sleeper: sleeper, onChange: onChange)
+        compass = AuxiliarySensorService(kind: .compass, logger: logger, sleeper: sleeper, onChange: onChange)
     }
 
     public func service(_ kind: AuxiliarySensorKind) -> AuxiliarySensorService {

@@ -80,7 +80,7 @@ public final class OrientationService: Sendable {
                 hubBox.value?.publish(sensor: sensor)
                 busBox.value?.publish { $0.update(sensor) }
             }
-            let auxiliary = auxiliarySensors.map { settings in AuxiliarySensors(settings: settings, logger: logger, onChange: publishSensor) }
+            let auxiliary = auxiliarySensors.map { settings in AuxiliarySensors(settings: settings, logger: logger, sleeper: sleeper, onChange: publishSensor) }
             await auxiliary?.rescan()
             // A replayed v2 log's light and proximity levels (none for live sensors).
             let replayed = (source as? ReplaySource).flatMap { replay in ReplayedReadings(replay: replay, logger: logger, publish: publishSensor) }
@@ -96,7 +96,7 @@ public final class OrientationService: Sendable {
                 }
                 guard claimed else { return service.setClaimed("dbus", false) }
                 // The claim is answered once the first reading is published (bounded by the bus).
-                // Called under the sensor's lock: only hand the state over.
+                // Called on the thread that took the reading (no lock held): only hand the state over.
                 service.setClaimed("dbus") { state in
                     busBox.value?.publish { $0.update(state) }
                     busBox.value?.readingReady(sensor)
