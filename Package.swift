@@ -256,7 +256,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // Pure parts of SensorIIO (sensor choice, mount-matrix precedence).
-        .testTarget(name: "SensorIIOTests", dependencies: ["SensorIIO", "OrientationCore", "SensorLog"], swiftSettings: strictSettings),
+        .testTarget(name: "SensorIIOTests", dependencies: ["SensorIIO", "OrientationCore", "SensorLog", "OwnerThreads"], swiftSettings: strictSettings),
         // libiio and libudev for real, against umockdev testbeds. umockdev's state is process-global:
         // run this target alone, under umockdev-wrapper (scripts/run-tests.sh does).
         .testTarget(

@@ -1,3 +1,4 @@
+import OrientationCore
 import OrientationProtocol
 import OrientationServer
 import Synchronization
@@ -12,7 +13,8 @@ import Synchronization
 ///   false), else `failed`, each with the daemon's error as the reason, until an open succeeds;
 /// - a replay that reached its end: `ended`.
 ///
-/// Thread-safe; each change is handed to `publish` under the lock, so the hub gets them in order.
+/// Thread-safe; each change is queued for `publish` under the lock and handed over after it is
+/// released (``CallbackQueue``), so the hub gets them in order and no lock is held meanwhile.
 final class SensorStatusTracker: Sendable {
     private struct Inputs {
         var claimed = false
@@ -23,6 +25,7 @@ final class SensorStatusTracker: Sendable {
     }
     private let inputs = Mutex(Inputs())
     private let publish: @Sendable (SensorStatus) -> Void
+    private let callbacks = CallbackQueue()
 
     init(publish: @escaping @Sendable (SensorStatus) -> Void) {
         self.publish = publish
@@ -73,7 +76,11 @@ final class SensorStatusTracker: Sendable {
     /// Hands the current status to `publish` again (once the hub exists: a claim from a client
     /// queued on an activated socket may come before).
     func republish() {
-        inputs.withLock { publish($0.status) }
+        inputs.withLock { inputs in
+            let status = inputs.status
+            callbacks.enqueue { [publish] in publish(status) }
+        }
+        callbacks.drain()
     }
 
     private func update(_ next: (inout Inputs) -> SensorStatus) {
@@ -81,7 +88,8 @@ final class SensorStatusTracker: Sendable {
             let status = next(&inputs)
             guard status != inputs.status else { return }
             inputs.status = status
-            publish(status)
+            callbacks.enqueue { [publish] in publish(status) }
         }
+        callbacks.drain()
     }
 }

@@ -36,6 +36,9 @@ public final class OwnerThread: Sendable {
         var waiters: [CheckedContinuation<Void, Never>] = []
         var readyWaiters: [CheckedContinuation<Void, Never>] = []
         var cancelHook: (@Sendable () -> Void)? = nil
+        /// ``requestStop()`` calls of the hook in progress (made with no lock held): removing
+        /// the hook waits for them, so the body never frees what a running hook touches.
+        var hookCalls = 0
     }
 
     private let name: String
@@ -46,6 +49,9 @@ public final class OwnerThread: Sendable {
     /// descriptor. (A pipe: Glibc's module does not export eventfd.)
     public let wakeFD: Int32
     private let wakeWriteFD: Int32
+    /// `pipe()`'s error when the wake-up pipe could not be made (no descriptors left): such a
+    /// thread could never be woken or stopped, so ``start()`` refuses it.
+    private let pipeErrno: Int32
 
     /// - Parameters:
     ///   - name: the thread's name (`od-` and a word, e.g. `od-iio-reader`).
@@ -54,16 +60,19 @@ public final class OwnerThread: Sendable {
         self.name = name
         self.body = body
         var fds: [Int32] = [-1, -1]
+        var failure: Int32 = 0
         if pipe(&fds) == 0 {
             for fd in fds {
                 _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
                 _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             }
         } else {
+            failure = errno
             fds = [-1, -1]
         }
         wakeFD = fds[0]
         wakeWriteFD = fds[1]
+        pipeErrno = failure
     }
 
     deinit {
@@ -74,8 +83,10 @@ public final class OwnerThread: Sendable {
     /// True once a stop was requested.
     public var isStopping: Bool { stopping.load(ordering: .acquiring) }
 
-    /// Starts the thread. Call once.
+    /// Starts the thread. Call once. Throws when the thread cannot be created, or when the
+    /// wake-up pipe could not be made (a thread nothing could stop is never started).
     public func start() throws(StartError) {
+        guard pipeErrno == 0 else { throw StartError(errno: pipeErrno) }
         let retained = Unmanaged.passRetained(self)  // released by the thread when the body returns
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
@@ -126,8 +137,16 @@ public final class OwnerThread: Sendable {
     public func requestStop() {
         stopping.store(true, ordering: .releasing)
         wake()
-        // Under the lock, so the body cannot free what the hook touches meanwhile.
-        state.withLock { $0.cancelHook?() }
+        // Called with no lock held; the count keeps the body's setCancelHook(nil) (and so the
+        // freeing of what the hook touches) waiting until the call has returned.
+        let hook = state.withLock { state -> (@Sendable () -> Void)? in
+            guard let hook = state.cancelHook else { return nil }
+            state.hookCalls += 1
+            return hook
+        }
+        guard let hook else { return }
+        hook()
+        state.withLock { $0.hookCalls -= 1 }
     }
 
     /// Makes ``wakeFD`` readable (without asking the body to stop). Safe from any thread.
@@ -162,9 +181,19 @@ public final class OwnerThread: Sendable {
     }
 
     /// Registers (or, with `nil`, removes) what ``requestStop()`` calls to interrupt a blocking
-    /// call the body cannot poll. Called by the body; remove it before freeing what it uses.
+    /// call the body cannot poll. Called by the body; remove it before freeing what it uses:
+    /// removing returns only once no call of the old hook is running (a hook is a few
+    /// microseconds, `iio_buffer_cancel`; the owner thread yields meanwhile).
     public func setCancelHook(_ hook: (@Sendable () -> Void)?) {
-        state.withLock { $0.cancelHook = hook }
+        while true {
+            let replaced = state.withLock { state -> Bool in
+                guard state.hookCalls == 0 else { return false }
+                state.cancelHook = hook
+                return true
+            }
+            if replaced { return }
+            sched_yield()
+        }
     }
 
     /// Sleeps until `deadline` (CLOCK_MONOTONIC seconds) or until a stop is requested. A
@@ -188,7 +217,7 @@ public final class OwnerThread: Sendable {
     private func finish() {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.finished = true
-            state.cancelHook = nil
+            state.cancelHook = nil  // a call in progress holds its own reference
             defer { state.waiters = []; state.readyWaiters = [] }
             return state.waiters + state.readyWaiters
         }

@@ -1,4 +1,4 @@
-@testable import OrientationDaemon
+import OrientationCore
 import Synchronization
 import Testing
 

@@ -12,8 +12,8 @@ import Synchronization
 ///
 /// Lock order: your lock, then this queue's (``enqueue(_:)`` under yours); never the reverse:
 /// no callback runs under either.
-final class CallbackQueue: Sendable {
-    typealias Callback = @Sendable () -> Void
+public final class CallbackQueue: Sendable {
+    public typealias Callback = @Sendable () -> Void
 
     private struct State {
         var queued: [Callback] = []
@@ -22,14 +22,16 @@ final class CallbackQueue: Sendable {
 
     private let state = Mutex(State())
 
+    public init() {}
+
     /// Queues `callback` (call under the lock that orders your changes).
-    func enqueue(_ callback: @escaping Callback) {
+    public func enqueue(_ callback: @escaping Callback) {
         state.withLock { $0.queued.append(callback) }
     }
 
     /// Runs what is queued, unless another thread already does (then it runs it). Call with no
     /// lock held.
-    func drain() {
+    public func drain() {
         while true {
             let batch = state.withLock { state -> [Callback] in
                 guard !state.draining, !state.queued.isEmpty else { return [] }
