@@ -235,7 +235,7 @@ public final class OrientationService: Sendable {
     /// services still running, and orientationd exits by force at ``shutdownLimit``
     /// (``ProcessSignals/forceExit(afterShutdownTakesLongerThan:report:)``).
     /// `stallsShutdownForTesting` (the environment variable `ORIENTATIOND_TEST_STALL_SHUTDOWN`,
-    /// for tests only) makes the pipeline never finish its shutdown, as a sensor whose close
+    /// read by debug builds only: tests) makes the pipeline never finish its shutdown, as a sensor whose close
     /// hangs would, so that those bounds can be tested.
     ///
     /// `reloadSignals` (SIGHUP) run `reload` each time, between `RELOADING=1` and `READY=1`.

@@ -177,9 +177,16 @@ struct Orientationd: AsyncParsableCommand {
         }
         let watchdog = SystemdIntegration.watchdogInterval()
         if let watchdog { logger.info("systemd watchdog on", metadata: ["interval": "\(watchdog)s"]) }
+        // A shutdown that never ends, for ShutdownBoundTests only: debug builds (what the tests
+        // run) read the variable; the release build (what is installed) has no such behaviour.
+        #if DEBUG
+        let stallsShutdown = getenv("ORIENTATIOND_TEST_STALL_SHUTDOWN") != nil
+        #else
+        let stallsShutdown = false
+        #endif
         let group = service.serviceGroup(logger: logger, shutdownSignals: shutdownSignals, ignoredSignals: ignoredSignals,
                                          reloadSignals: reloadSignals, reload: reload, watchdogInterval: watchdog,
-                                         stallsShutdownForTesting: getenv("ORIENTATIOND_TEST_STALL_SHUTDOWN") != nil)
+                                         stallsShutdownForTesting: stallsShutdown)
         SystemdIntegration.notify("READY=1\nSTATUS=\(await service.statusLine())")
         try await group.run()
         SystemdIntegration.notify("STOPPING=1")
