@@ -52,8 +52,9 @@ public enum EvdevProximitySwitch {
         let known = od_input_switch_states(fd, &states, UInt32(states.count)) >= 0
         onValue(known && states[code / 8] & (1 << UInt8(code % 8)) != 0 ? 1 : 0)
         var pollers = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
-        // struct input_event on 64-bit Linux: 16 bytes of time, u16 type, u16 code, s32 value.
-        let size = 24
+        // struct input_event as this architecture lays it out (24 bytes on 64-bit Linux, 16 on
+        // 32-bit), decoded by the C target in host order: never a hard-coded layout.
+        let size = Int(od_input_event_size())
         var pending: [UInt8] = []
         while !isStopping() {
             guard poll(&pollers, 2, -1) > 0 else { continue }
@@ -68,10 +69,10 @@ public enum EvdevProximitySwitch {
             if count == 0 { return "\(node) went away" }
             pending += chunk[..<count]
             while pending.count >= size {
-                let (type, eventCode, value) = pending.withUnsafeBytes {
-                    (UInt16(littleEndian: $0.loadUnaligned(fromByteOffset: 16, as: UInt16.self)),
-                     UInt16(littleEndian: $0.loadUnaligned(fromByteOffset: 18, as: UInt16.self)),
-                     Int32(littleEndian: $0.loadUnaligned(fromByteOffset: 20, as: Int32.self)))
+                var seconds = 0.0, type: UInt16 = 0, eventCode: UInt16 = 0, value: Int32 = 0
+                pending.withUnsafeBytes { bytes in
+                    guard let base = bytes.baseAddress else { return }
+                    od_input_event_decode(base, &seconds, &type, &eventCode, &value)
                 }
                 pending.removeFirst(size)
                 if type == eventType && Int(eventCode) == code { onValue(value != 0 ? 1 : 0) }

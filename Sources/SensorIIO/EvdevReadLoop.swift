@@ -93,7 +93,10 @@ struct EvdevReadLoop: Sendable {
                 var reports: [(stamp: Double, values: [Int32?])] = []
                 while pending.count - offset >= eventSize {
                     var seconds = 0.0, type: UInt16 = 0, code: UInt16 = 0, value: Int32 = 0
-                    pending.withUnsafeBytes { od_input_event_decode($0.baseAddress! + offset, &seconds, &type, &code, &value) }
+                    pending.withUnsafeBytes { bytes in
+                        guard let base = bytes.baseAddress else { return }
+                        od_input_event_decode(base + offset, &seconds, &type, &code, &value)
+                    }
                     offset += eventSize
                     if type == UInt16(EV_ABS), code <= 2 {
                         values[Int(code)] = value

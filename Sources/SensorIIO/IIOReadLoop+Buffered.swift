@@ -69,7 +69,10 @@ extension IIOReadLoop {
             let step = iio_buffer_step(buffer)
             guard step > 0, let end = iio_buffer_end(buffer) else { continue }
             let all = accel + gyro
-            var pointers = all.map { iio_buffer_first(buffer, $0.channel)! }
+            // A channel missing from the scan (libiio returns NULL): skip the refill rather than crash the reader.
+            let firsts = all.compactMap { iio_buffer_first(buffer, $0.channel) }
+            guard firsts.count == all.count else { continue }
+            var pointers = firsts
             var index = 0
             let count = (end - pointers[0]) / step
             var times: [Double]

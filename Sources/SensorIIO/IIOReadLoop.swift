@@ -73,7 +73,9 @@ struct IIOReadLoop: Sendable {
                 if case .polled = plan.mode { rawPath = SysfsAttribute.channelPath(directory, family: kind, axis: axis, "raw") }
             }
             if kind == "accel", let configured = plan.scale { scale = configured }  // [sensor] scale
-            let format = iio_channel_get_data_format(channel)!.pointee
+            guard let format = iio_channel_get_data_format(channel)?.pointee else {
+                throw .missingChannel(device: plan.device, channel: "\(kind)_\(axis) (no data format)")
+            }
             result.append(Axis(channel: channel, scale: scale, offset: offset, bytes: Int(format.length) / 8, signed: format.is_signed,
                                rawPath: rawPath))
         }
