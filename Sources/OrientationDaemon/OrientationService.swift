@@ -86,7 +86,16 @@ public final class OrientationService: Sendable {
             let replayed = (source as? ReplaySource).flatMap { replay in ReplayedReadings(replay: replay, logger: logger, publish: publishSensor) }
             // Its light, proximity and compass values come with the first publishSensor below, before
             // the bus thread starts.
-            let sensorProxy = dbus ? SensorProxyBus(initial: SensorProxyState(hasAccelerometer: await source.isPresent()), logger: logger,
+            // Whether there is an accelerometer at all, known before anyone subscribes (issue 29):
+            // clients see it in every state-carrying message, and the log says so at start.
+            let presentAtStart = await source.isPresent()
+            if source is DiscoveringIIOSource {
+                status.present(presentAtStart)
+                if !presentAtStart {
+                    logger.warning("no display accelerometer found: orientation stays unknown until one appears (orientationd --list-sensors shows what there is)")
+                }
+            }
+            let sensorProxy = dbus ? SensorProxyBus(initial: SensorProxyState(hasAccelerometer: presentAtStart), logger: logger,
                                                     onClaimChange: { sensor, claimed in
                 guard let kind = sensor.auxiliaryKind else { return claims.set("dbus", claimed: claimed) }
                 guard let service = auxiliary?.service(kind) else {
@@ -157,10 +166,11 @@ public final class OrientationService: Sendable {
                             // The accelerometer is an IIO device or an input node; a hwmon device is a light sensor.
                             guard event.subsystem != "hwmon" else { return }
                             pipeline.restart()
-                            if let sensorProxy {
-                                // On an owner thread: enumerating here blocks nothing else.
-                                let present = (source as? DiscoveringIIOSource)?.isPresentOnCallingThread() ?? true
-                                sensorProxy.publish { $0.hasAccelerometer = present }
+                            // On an owner thread: enumerating here blocks nothing else.
+                            if let discovering = source as? DiscoveringIIOSource {
+                                let present = discovering.isPresentOnCallingThread()
+                                status.present(present)
+                                sensorProxy?.publish { $0.hasAccelerometer = present }
                             }
                         }
                     }

@@ -21,6 +21,8 @@ final class SensorStatusTracker: Sendable {
         /// Whether the pipeline has the sensor open (it stays open a moment after the last
         /// release: a claim then finds it open, not opening).
         var active = false
+        /// Whether discovery finds a display accelerometer (`nil`: not known, a replay).
+        var present: Bool? = nil
         var status = SensorStatus(.closed)
     }
     private let inputs = Mutex(Inputs())
@@ -60,8 +62,18 @@ final class SensorStatusTracker: Sendable {
     /// Opening or reading failed with `reason`; `present` says whether discovery finds a sensor.
     func failed(_ reason: String, present: Bool) {
         update { inputs in
+            if inputs.present != nil { inputs.present = present }  // live sensors only
             guard inputs.claimed else { return SensorStatus(.closed) }
             return SensorStatus(present ? .failed : .absent, reason: reason)
+        }
+    }
+
+    /// Discovery finds a display accelerometer (`true`) or none: from the daemon's start and
+    /// every hotplug event, so clients know before anyone subscribes (issue 29).
+    func present(_ present: Bool) {
+        update { inputs in
+            inputs.present = present
+            return inputs.status
         }
     }
 
@@ -85,7 +97,9 @@ final class SensorStatusTracker: Sendable {
 
     private func update(_ next: (inout Inputs) -> SensorStatus) {
         inputs.withLock { inputs in
-            let status = next(&inputs)
+            var next = next(&inputs)
+            next.present = inputs.present
+            let status = next
             guard status != inputs.status else { return }
             inputs.status = status
             callbacks.enqueue { [publish] in publish(status) }

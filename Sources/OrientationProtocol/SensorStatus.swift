@@ -24,18 +24,24 @@ public struct SensorStatus: Hashable, Sendable {
     public var state: State
     /// Why the sensor is not open (for `absent` and `failed`: the daemon's error), else `nil`.
     public var reason: String?
+    /// Whether discovery finds a display accelerometer, whatever the state (issue 29: a client
+    /// learns "there is none" before anyone subscribes); `nil` when the daemon does not know
+    /// (a replay) or predates the member. On the wire `sensor-present`, sent only when known.
+    public var present: Bool?
 
-    public init(_ state: State, reason: String? = nil) {
+    public init(_ state: State, reason: String? = nil, present: Bool? = nil) {
         self.state = state
         self.reason = reason
+        self.present = present
     }
 
     /// The command that tells a user more, for the states that need one.
     public var help: String? {
         switch state {
         case .absent, .failed: "orientationd --list-sensors"
-        case .closed: reason == nil ? nil : "orientationd --list-sensors"
-        case .opening, .open, .ended: nil
+        case .closed: reason == nil && present != false ? nil : "orientationd --list-sensors"
+        case .opening, .open: present == false ? "orientationd --list-sensors" : nil
+        case .ended: nil
         }
     }
 
@@ -50,7 +56,11 @@ public struct SensorStatus: Hashable, Sendable {
         case .ended: "ended"
         }
         var text = phrase
-        if let reason { text += ": \(Self.withoutHelp(reason))" }
+        if let reason {
+            text += ": \(Self.withoutHelp(reason))"
+        } else if present == false, state != .ended {
+            text += ": \(Self.noAccelerometer)"
+        }
         if let help { text += "; see \(help)" }
         return text
     }
@@ -62,14 +72,18 @@ public struct SensorStatus: Hashable, Sendable {
         return String(reason[..<open.lowerBound])
     }
 
+    /// What ``summary`` says when discovery finds no accelerometer and nothing else was said.
+    public static let noAccelerometer = "no display accelerometer found"
+
     var members: [(String, JSONValue)] {
         [("sensor", .string(state.rawValue)), ("sensor-reason", reason.map { .string($0) } ?? .null)]
+            + (present.map { [("sensor-present", .bool($0))] } ?? [])
     }
 
     /// Reads the members; `nil` when `sensor` is missing (an older server) or names a state this
     /// client does not know (a newer one).
     init?(members value: JSONValue) {
         guard let name = value["sensor"]?.stringValue, let state = State(rawValue: name) else { return nil }
-        self.init(state, reason: value["sensor-reason"]?.stringValue)
+        self.init(state, reason: value["sensor-reason"]?.stringValue, present: value["sensor-present"]?.boolValue)
     }
 }

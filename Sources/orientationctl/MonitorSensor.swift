@@ -63,7 +63,7 @@ struct MonitorSensor: AsyncParsableCommand {
         output.appendLine(MonitorSensorLines.waiting)
         output.flush()
         let topics = (watched.accel ? [SubscriptionTopic.orientation] : []) + watched.kinds.map(SubscriptionTopic.init)
-        for await update in connection.client.updates(reconnect: .default, topics: topics) {
+        for await update in connection.client.updates(reconnect: .default, sensorChanges: true, topics: topics) {
             for line in lines.lines(for: update) { output.appendLine(line) }
             output.flush()
         }
@@ -96,6 +96,8 @@ struct MonitorSensorLines {
     private var state = SensorProxyState(hasAccelerometer: true)
     /// Connected now: a failed reconnect attempt is not another "vanished".
     private var appeared = false
+    /// Whether the daemon finds an accelerometer (`nil`: it does not say, a replay or an older daemon).
+    private var accelerometerPresent: Bool? = nil
     /// The last state of each watched sensor, and those whose initial line is still due.
     private var sensors: [AuxiliarySensorKind: AuxiliarySensorState] = [:]
     private var initialDue: [AuxiliarySensorKind] = []
@@ -114,8 +116,12 @@ struct MonitorSensorLines {
             sensors = [:]
             initialDue = watched.kinds
             state.update(device: current.orientation, locked: current.locked)
+            accelerometerPresent = current.sensor?.present
+            guard watched.accel else { return ["+++ iio-sensor-proxy appeared"] }
+            // The peer's line for a machine without one (issue 29: we said "Has" whatever).
+            if accelerometerPresent == false { return ["+++ iio-sensor-proxy appeared", "=== No accelerometer"] }
             let tilt = format == .v3_9 ? ", tilt: \(state.tilt)" : ""
-            return ["+++ iio-sensor-proxy appeared"] + (watched.accel ? ["=== Has accelerometer (orientation: \(state.orientation)\(tilt))"] : [])
+            return ["+++ iio-sensor-proxy appeared", "=== Has accelerometer (orientation: \(state.orientation)\(tilt))"]
         case .orientation(let current), .lock(let current):
             let before = state
             state.update(device: current.orientation, locked: current.locked)
@@ -127,9 +133,14 @@ struct MonitorSensorLines {
             return lines.isEmpty ? [] : hold(lines)
         case .reading(let sensor):
             return reading(sensor)
-        case .sensor:
-            // iio-sensor-proxy's monitor-sensor prints nothing for these.
-            return []
+        case .sensor(let current):
+            // The accelerometer coming or going (hotplug), as the peer's HasAccelerometer change
+            // prints it; the sensor's other states have no line in the peer's monitor-sensor.
+            guard let present = current.sensor?.present, present != accelerometerPresent else { return [] }
+            let before = accelerometerPresent
+            accelerometerPresent = present
+            guard watched.accel, before != nil else { return [] }
+            return hold([present ? "+++ Accelerometer appeared" : "--- Accelerometer disappeared"])
         case .disconnected:
             defer { appeared = false }
             return appeared ? ["--- iio-sensor-proxy vanished, waiting for it to appear"] : []

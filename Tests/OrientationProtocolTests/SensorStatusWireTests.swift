@@ -44,10 +44,23 @@ import Testing
         (SensorStatus(.closed, reason: "at the last attempt: no display accelerometer found"),
          "closed (nobody subscribes): at the last attempt: no display accelerometer found; see orientationd --list-sensors"),
         (SensorStatus(.ended, reason: "the replayed log is over"), "ended: the replayed log is over"),
+        // Issue 29: presence known before anyone subscribes.
+        (SensorStatus(.closed, present: false), "closed (nobody subscribes): no display accelerometer found; see orientationd --list-sensors"),
+        (SensorStatus(.closed, present: true), "closed (nobody subscribes)"),
+        (SensorStatus(.opening, present: false), "opening: no display accelerometer found; see orientationd --list-sensors"),
     ]
 
     @Test(arguments: summaries)
     func theSummaryIsInWordsWithTheCommandThatHelps(_ row: (SensorStatus, String)) {
         #expect(row.0.summary == row.1)
+    }
+
+    /// `sensor-present` goes on the wire only when the daemon knows (live sensors), and reads back.
+    @Test func presenceIsSentOnlyWhenKnownAndRoundTrips() throws {
+        let none = OrientationState(sensor: SensorStatus(.closed, present: false))
+        let message = ServerMessage.hello(protocol: 1, server: "orientationd 0.1.0", state: none)
+        #expect(message.line.contains("\"sensor-reason\":null,\"sensor-present\":false"), "\(message.line)")
+        #expect(try ServerMessage.parse(Array(message.line.utf8)) == message)
+        #expect(!ServerMessage.sensor(state: Self.absent).line.contains("sensor-present"), "unknown: not sent")
     }
 }

@@ -78,3 +78,46 @@ extension SensorIIOIntegrationTests {
         #expect(seen["orientationd"]?.near == seen["iio-sensor-proxy"]?.near, "\(seen)")
     }
 }
+
+extension SensorIIOIntegrationTests {
+    /// Issue 29, item 6: on a machine with no accelerometer (a light sensor only), the daemon
+    /// says so before anyone subscribes: its log at start, `get`, and `monitor-sensor`, whose
+    /// accelerometer line is the real iio-sensor-proxy's (`=== No accelerometer`; ours said
+    /// `=== Has accelerometer`).
+    @Test(.enabled(if: facadeToolsAvailable, "needs dbus-daemon and Debian's iio-sensor-proxy (make setup)"))
+    func withoutAnAccelerometerEveryClientSaysSoAsThePeerDoes() throws {
+        let testbed = Testbed()
+        let light = FakeAuxiliaryDevice.iio(0, name: "als", attributes: ["in_illuminance_input": "312"],
+                                            udev: ["IIO_SENSOR_PROXY_TYPE": "iio-poll-als"])
+        try testbed.add(light.description)
+        var accelerometerLines: [String: [String]] = [:]
+        for daemon in ["iio-sensor-proxy", "orientationd"] {
+            let bus = try PrivateSystemBus()
+            let dir = bus.directory
+            let server = daemon == "orientationd"
+                ? try spawn([Self.productsDirectory + "/orientationd", "--socket", dir + "/d.sock"], environment: bus.inheritedEnvironment,
+                            stderr: dir + "/daemon.err", newProcessGroup: true)
+                : try spawn(["/usr/sbin/iio-sensor-proxy"], environment: bus.inheritedEnvironment, stderr: dir + "/daemon.err", newProcessGroup: true)
+            defer { _ = stopProcess(server) }
+            if daemon == "orientationd" {
+                #expect(waitUntil(timeout: 15) { access(dir + "/d.sock", F_OK) == 0 }, "\(readText(dir + "/daemon.err"))")
+                #expect(readText(dir + "/daemon.err").contains("no display accelerometer found"), "the log says so at start")
+                let get = runProcess([Self.productsDirectory + "/orientationctl", "get", "--socket", dir + "/d.sock"]).stdout
+                #expect(get.contains("sensor:      closed (nobody subscribes): no display accelerometer found; see orientationd --list-sensors"),
+                        "\(get)")
+            }
+            let monitor = daemon == "orientationd"
+                ? try spawn([Self.productsDirectory + "/orientationctl", "monitor-sensor", "--format", "3.0", "--socket", dir + "/d.sock"],
+                            environment: ["PATH=/usr/bin:/bin"], stderr: dir + "/monitor.err", stdout: dir + "/monitor.out", newProcessGroup: true)
+                : try spawn(["/usr/bin/monitor-sensor"], environment: bus.clientEnvironment, stderr: dir + "/monitor.err",
+                            stdout: dir + "/monitor.out", newProcessGroup: true)
+            defer { _ = stopProcess(monitor, SIGKILL) }
+            #expect(Self.waitForText(dir + "/monitor.out") { $0.contains("ambient light sensor") },
+                    "\(daemon): \(readText(dir + "/monitor.out")) \(readText(dir + "/monitor.err"))")
+            accelerometerLines[daemon] = readText(dir + "/monitor.out").split(separator: "\n").map(String.init)
+                .filter { $0.contains("ccelerometer") }
+        }
+        #expect(accelerometerLines["iio-sensor-proxy"] == ["=== No accelerometer"], "the peer: \(accelerometerLines)")
+        #expect(accelerometerLines["orientationd"] == accelerometerLines["iio-sensor-proxy"], "\(accelerometerLines)")
+    }
+}
