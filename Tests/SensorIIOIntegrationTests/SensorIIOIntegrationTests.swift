@@ -239,11 +239,15 @@ extension SensorIIOIntegrationTests {
                                      gyroscope: IIOReadPlan(device: gyro.id, mode: .buffered(batch: 1)), name: "x")
         let stream = try await source.open()
         // The gyroscope's reading first (so it is the newest when the accelerometer's arrives),
-        // 10 ms apart: within the merge window.
+        // 10 ms apart: within the merge window. The gyroscope's reading reaches the merge through
+        // one more hop (its reader thread, then the merging task) than the accelerometer's reach
+        // the test, so under load the first accelerometer samples can overtake it: up to 400 of
+        // them, 0.1 ms apart, all within the 50 ms window (40 at 1 ms apart ran out under a
+        // loaded build in test-repeat).
         writeAll(testbed.deviceFD(gyro.node), gyro.scan([500, 0, -500], timestampNanoseconds: 1_000_000_000))
         var merged: Sample? = nil
-        for k in 0..<40 where merged == nil {
-            writeAll(testbed.deviceFD(accel.node), accel.scan([0, -1024, 0], timestampNanoseconds: 1_010_000_000 + Int64(k) * 1_000_000))
+        for k in 0..<400 where merged == nil {
+            writeAll(testbed.deviceFD(accel.node), accel.scan([0, -1024, 0], timestampNanoseconds: 1_010_000_000 + Int64(k) * 100_000))
             if let sample = try await stream.next(), sample.angularRate != nil { merged = sample }
         }
         let sample = try #require(merged)

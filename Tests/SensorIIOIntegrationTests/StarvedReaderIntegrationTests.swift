@@ -63,7 +63,10 @@ extension SensorIIOIntegrationTests {
         device.attributes["sampling_frequency"] = "100"
         try testbed.add(device.description)
         let gate = ReaderGate()
-        let plan = IIOReadPlan(device: device.id, mode: .buffered(batch: batch), samplingFrequency: 100)
+        // The starvation lasts 100 of the feeder's 10 ms sleeps: 1 s on an idle machine, over the
+        // reader's 3 s stall timeout on a loaded one (test-repeat beside a build: "stalled"). The
+        // stall timeout is not what this test is about.
+        let plan = IIOReadPlan(device: device.id, mode: .buffered(batch: batch), samplingFrequency: 100, stallTimeout: 60)
         let stream = try await IIOSensorSource(plan: plan, name: "mxc4005", clocks: gate.clocks).open()
         let fd = testbed.deviceFD(device.node)
         let scan = device.scan([0, -100, 0], timestampNanoseconds: 0)
