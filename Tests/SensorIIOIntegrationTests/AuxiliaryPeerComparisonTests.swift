@@ -31,6 +31,31 @@ extension SensorIIOIntegrationTests {
         return (light, near)
     }
 
+    /// One of the two daemons ("iio-sensor-proxy" or "orientationd") on `bus` (ours with its
+    /// socket in the bus's directory, awaited); stop it with `stopProcess`.
+    static func startDaemon(_ daemon: String, on bus: PrivateSystemBus) throws -> pid_t {
+        let dir = bus.directory
+        let server = daemon == "orientationd"
+            ? try spawn([Self.productsDirectory + "/orientationd", "--socket", dir + "/d.sock"], environment: bus.inheritedEnvironment,
+                        stderr: dir + "/daemon.err", newProcessGroup: true)
+            : try spawn(["/usr/sbin/iio-sensor-proxy"], environment: bus.inheritedEnvironment, stderr: dir + "/daemon.err", newProcessGroup: true)
+        if daemon == "orientationd" {
+            #expect(waitUntil(timeout: 15) { access(dir + "/d.sock", F_OK) == 0 }, "\(readText(dir + "/daemon.err"))")
+        }
+        return server
+    }
+
+    /// That daemon's monitor-sensor (Debian's over D-Bus, ours over the socket with `ourFlags`),
+    /// writing to `monitor.out` in the bus's directory.
+    static func startMonitor(for daemon: String, on bus: PrivateSystemBus, ourFlags: [String]) throws -> pid_t {
+        let dir = bus.directory
+        return daemon == "orientationd"
+            ? try spawn([Self.productsDirectory + "/orientationctl", "monitor-sensor"] + ourFlags + ["--socket", dir + "/d.sock"],
+                        environment: ["PATH=/usr/bin:/bin"], stderr: dir + "/monitor.err", stdout: dir + "/monitor.out", newProcessGroup: true)
+            : try spawn(["/usr/bin/monitor-sensor"], environment: bus.clientEnvironment, stderr: dir + "/monitor.err",
+                        stdout: dir + "/monitor.out", newProcessGroup: true)
+    }
+
     @Test(.enabled(if: facadeToolsAvailable, "needs dbus-daemon and Debian's iio-sensor-proxy (make setup)"))
     func lightAndProximityMatchTheRealIioSensorProxy() throws {
         let testbed = Testbed()
@@ -46,19 +71,9 @@ extension SensorIIOIntegrationTests {
             testbed.setAttribute(proximity.syspath, "in_proximity_raw", "10\n")
             let bus = try PrivateSystemBus()
             let dir = bus.directory
-            let server = daemon == "orientationd"
-                ? try spawn([Self.productsDirectory + "/orientationd", "--socket", dir + "/d.sock"], environment: bus.inheritedEnvironment,
-                            stderr: dir + "/daemon.err", newProcessGroup: true)
-                : try spawn(["/usr/sbin/iio-sensor-proxy"], environment: bus.inheritedEnvironment, stderr: dir + "/daemon.err", newProcessGroup: true)
+            let server = try Self.startDaemon(daemon, on: bus)
             defer { _ = stopProcess(server) }
-            if daemon == "orientationd" {
-                #expect(waitUntil(timeout: 15) { access(dir + "/d.sock", F_OK) == 0 }, "\(readText(dir + "/daemon.err"))")
-            }
-            let monitor = daemon == "orientationd"
-                ? try spawn([Self.productsDirectory + "/orientationctl", "monitor-sensor", "--light", "--proximity", "--socket", dir + "/d.sock"],
-                            environment: ["PATH=/usr/bin:/bin"], stderr: dir + "/monitor.err", stdout: dir + "/monitor.out", newProcessGroup: true)
-                : try spawn(["/usr/bin/monitor-sensor"], environment: bus.clientEnvironment, stderr: dir + "/monitor.err",
-                            stdout: dir + "/monitor.out", newProcessGroup: true)
+            let monitor = try Self.startMonitor(for: daemon, on: bus, ourFlags: ["--light", "--proximity"])
             defer { _ = stopProcess(monitor, SIGKILL) }
             let values = { Self.auxiliaryValues(readText(dir + "/monitor.out")) }
             #expect(Self.waitForText(dir + "/monitor.out") { _ in values().light.contains("312.000000") && values().near.contains("0") },
@@ -94,23 +109,16 @@ extension SensorIIOIntegrationTests {
         for daemon in ["iio-sensor-proxy", "orientationd"] {
             let bus = try PrivateSystemBus()
             let dir = bus.directory
-            let server = daemon == "orientationd"
-                ? try spawn([Self.productsDirectory + "/orientationd", "--socket", dir + "/d.sock"], environment: bus.inheritedEnvironment,
-                            stderr: dir + "/daemon.err", newProcessGroup: true)
-                : try spawn(["/usr/sbin/iio-sensor-proxy"], environment: bus.inheritedEnvironment, stderr: dir + "/daemon.err", newProcessGroup: true)
+            let server = try Self.startDaemon(daemon, on: bus)
             defer { _ = stopProcess(server) }
             if daemon == "orientationd" {
-                #expect(waitUntil(timeout: 15) { access(dir + "/d.sock", F_OK) == 0 }, "\(readText(dir + "/daemon.err"))")
+                // Before anyone subscribes.
                 #expect(readText(dir + "/daemon.err").contains("no display accelerometer found"), "the log says so at start")
                 let get = runProcess([Self.productsDirectory + "/orientationctl", "get", "--socket", dir + "/d.sock"]).stdout
                 #expect(get.contains("sensor:      closed (nobody subscribes): no display accelerometer found; see orientationd --list-sensors"),
                         "\(get)")
             }
-            let monitor = daemon == "orientationd"
-                ? try spawn([Self.productsDirectory + "/orientationctl", "monitor-sensor", "--format", "3.0", "--socket", dir + "/d.sock"],
-                            environment: ["PATH=/usr/bin:/bin"], stderr: dir + "/monitor.err", stdout: dir + "/monitor.out", newProcessGroup: true)
-                : try spawn(["/usr/bin/monitor-sensor"], environment: bus.clientEnvironment, stderr: dir + "/monitor.err",
-                            stdout: dir + "/monitor.out", newProcessGroup: true)
+            let monitor = try Self.startMonitor(for: daemon, on: bus, ourFlags: ["--format", "3.0"])
             defer { _ = stopProcess(monitor, SIGKILL) }
             #expect(Self.waitForText(dir + "/monitor.out") { $0.contains("ambient light sensor") },
                     "\(daemon): \(readText(dir + "/monitor.out")) \(readText(dir + "/monitor.err"))")
