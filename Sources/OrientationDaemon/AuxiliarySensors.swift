@@ -44,7 +44,9 @@ public final class AuxiliarySensors: Sendable {
 
     /// Discovers the sensors on an owner thread of its own and uses what it finds.
     public func rescan() async {
-        await OwnerThread.run(name: "od-udev-scan") { [self] in rescanOnCallingThread() }
+        if await OwnerThread.run(name: "od-udev-scan", { [self] in rescanOnCallingThread() }) == nil {
+            logger.warning("cannot discover light, proximity and compass sensors: no thread could be started")
+        }
     }
 
     /// ``rescan()`` on the calling thread, which libudev's enumeration blocks: only for code on

@@ -1,3 +1,4 @@
+import Glibc
 import Logging
 import OrientationCore
 import OrientationServer
@@ -156,7 +157,7 @@ public final class OrientationService: Sendable {
             // The events that came while the daemon was being wired are handled first, in order (on
             // an owner thread: the handler enumerates udev).
             if monitor != nil {
-                await OwnerThread.run(name: "od-udev-wiring") {
+                let wired: Void? = await OwnerThread.run(name: "od-udev-wiring") {
                     hotplug.connect { event in
                         logger.info("udev event", metadata: ["action": "\(event.action)", "device": "\(event.device)"])
                         if ["add", "remove", "change"].contains(event.action) {
@@ -174,6 +175,11 @@ public final class OrientationService: Sendable {
                             }
                         }
                     }
+                }
+                // No thread at all: a daemon that cannot start one cannot read a sensor either.
+                if wired == nil {
+                    await server.shutdown(reason: "orientationd could not start")
+                    throw IIOError.cannotStartThread(errno: EAGAIN)
                 }
             }
             if let sensorProxy {

@@ -1,3 +1,4 @@
+import OwnerThreads
 /// Why the server could not start. `description` is a full sentence for the log and exit message.
 public enum ServerError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Something that is not a socket sits at the socket path; it is never deleted.
@@ -39,4 +40,12 @@ import Glibc
 
 enum SystemErrorText {
     static func describe(_ code: Int32) -> String { String(cString: strerror(code)) }
+}
+
+/// ``OwnerThreads/OwnerThread/run(name:_:)`` reports a thread it could not create (resolving the
+/// privileged group's members) as a failed `pthread_create`.
+extension ServerError: ThreadStartFailing {
+    public static func cannotStartThread(errno: Int32) -> ServerError {
+        .system("cannot start a thread", call: "pthread_create", errno: errno)
+    }
 }

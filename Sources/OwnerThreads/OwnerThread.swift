@@ -225,22 +225,52 @@ public final class OwnerThread: Sendable {
     }
 }
 
+/// An error that can say "no thread could be created", so that ``OwnerThread/run(name:_:)``
+/// reports that instead of running a blocking call on the caller's thread.
+public protocol ThreadStartFailing: Error {
+    static func cannotStartThread(errno: Int32) -> Self
+}
+
 extension OwnerThread {
     /// Runs `work` on a short-lived owner thread of its own and returns its result, without
     /// blocking the caller's thread: how async code makes a blocking call (a libudev
-    /// enumeration, `waitpid`). If no thread can be created, `work` runs on the calling thread
-    /// rather than being lost (said in the doc of each caller that could block).
-    public static func run<T: Sendable, Failure: Error>(name: String, _ work: @escaping @Sendable () throws(Failure) -> T) async throws(Failure) -> T {
-        let result: Result<T, Failure> = await withCheckedContinuation { continuation in
-            let thread = OwnerThread(name: name) { _ in
-                continuation.resume(returning: Result { () throws(Failure) -> T in try work() })
+    /// enumeration, NSS). If no thread can be created, that is retried for about a second and a
+    /// half (EAGAIN: a thread limit reached for a moment), then thrown as
+    /// `Failure.cannotStartThread(errno:)`: `work` never runs on the caller's thread (an event
+    /// loop's, in the daemon; issue 29).
+    public static func run<T: Sendable, Failure: ThreadStartFailing>(name: String, _ work: @escaping @Sendable () throws(Failure) -> T) async throws(Failure) -> T {
+        let outcome: Result<T, Failure>? = await runOnOwnThread(name: name) { () -> Result<T, Failure> in Result { () throws(Failure) -> T in try work() } }
+        guard let outcome else { throw Failure.cannotStartThread(errno: EAGAIN) }
+        return try outcome.get()
+    }
+
+    /// ``run(name:_:)`` for work that cannot fail: `nil` when no thread could be created (after
+    /// the same retries); `work` never runs on the caller's thread.
+    public static func run<T: Sendable>(name: String, _ work: @escaping @Sendable () -> T) async -> T? {
+        await runOnOwnThread(name: name, work)
+    }
+
+    private static func runOnOwnThread<T: Sendable>(name: String, _ work: @escaping @Sendable () -> T) async -> T? {
+        var delay = 0.02
+        for attempt in 0..<7 {
+            if attempt > 0 {
+                try? await Task.sleep(for: .seconds(delay))  // a failure path only: nothing waits here otherwise
+                delay *= 2
             }
-            do {
-                try thread.start()
-            } catch {
-                continuation.resume(returning: Result { () throws(Failure) -> T in try work() })
+            let started: Result<T, StartError> = await withCheckedContinuation { continuation in
+                let thread = OwnerThread(name: name) { _ in continuation.resume(returning: .success(work())) }
+                do throws(StartError) {
+                    try thread.start()
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+            switch started {
+            case .success(let value): return value
+            case .failure(let error) where error.errno == EAGAIN || error.errno == EMFILE || error.errno == ENFILE: continue
+            case .failure: return nil
             }
         }
-        return try result.get()
+        return nil
     }
 }

@@ -51,7 +51,8 @@ public final class DiscoveringIIOSource: SensorSource {
     /// owner thread; nothing is opened).
     public func isPresent() async -> Bool {
         let settings = self.settings
-        return await OwnerThread.run(name: "od-udev-scan") { [self] in (try? plan(settings: settings, sensors: UdevDiscovery.sensors()))?.plan != nil }
+        // No thread to enumerate on: say present rather than report a false absence.
+        return await OwnerThread.run(name: "od-udev-scan") { [self] in (try? plan(settings: settings, sensors: UdevDiscovery.sensors()))?.plan != nil } ?? true
     }
 
     /// ``isPresent()`` on the calling thread, which it blocks while libudev enumerates: only for
@@ -171,7 +172,7 @@ public final class DiscoveringIIOSource: SensorSource {
     private func adjustSamplingFrequency(_ accel: SensorDescription, settings: IIOSettings) async {
         let path = accel.sysfsPath
         let configured = settings.samplingFrequencyIsExplicit ? settings.samplingFrequency : nil
-        guard let change = await OwnerThread.run(name: "od-udev-scan", { PolledSamplingFrequency.apply(sysfsPath: path, configured: configured) }) else { return }
+        guard let change = await OwnerThread.run(name: "od-udev-scan", { PolledSamplingFrequency.apply(sysfsPath: path, configured: configured) }) ?? nil else { return }
         let metadata: Logger.Metadata = ["device": "\(accel.id)", "attribute": "\(change.attribute)", "from": "\(change.from)", "to": "\(change.to)"]
         if !change.written {
             logger.warning("the driver refused the sampling frequency; polling it as it is", metadata: metadata)

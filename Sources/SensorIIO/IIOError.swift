@@ -1,4 +1,5 @@
 import Glibc
+import OwnerThreads
 import SensorPipeline
 
 /// Why finding, opening or reading a sensor failed: thrown from the reader's owner thread, the
@@ -51,3 +52,6 @@ extension IIOError: SensorStreamInterruption {
         return false
     }
 }
+
+/// ``OwnerThreads/OwnerThread/run(name:_:)`` reports a thread it could not create as `.cannotStartThread`.
+extension IIOError: ThreadStartFailing {}

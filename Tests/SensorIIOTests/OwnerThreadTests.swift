@@ -33,19 +33,24 @@ import Testing
                 }
                 flags.hookDone.store(true, ordering: .sequentiallyConsistent)
             }
-            var poller = pollfd(fd: owner.wakeFD, events: Int16(POLLIN), revents: 0)
-            while !owner.isStopping { _ = poll(&poller, 1, -1) }
+            owner.ready()  // the hook is in place
+            // Busy in a call the hook interrupts, until the test has done its part (a body that
+            // left at the wake-up would remove the hook before requestStop calls it).
+            let deadline = OwnerThreadTests.now() + 5
+            while !flags.released.load(ordering: .sequentiallyConsistent) && OwnerThreadTests.now() < deadline { usleep(1000) }
             // Removing the hook waits for its running call: what it touches is not freed under it.
             owner.setCancelHook(nil)
             flags.sawHookDoneAfterRemoval.store(flags.hookDone.load(ordering: .sequentiallyConsistent), ordering: .sequentiallyConsistent)
         }
-        try? owner.start()
-        let stopper = BlockingCall.detached { owner.requestStop() }
+        try? await owner.startWhenReady()
+        // Another thread (a real one: the test blocks a pool thread below) asks for the stop.
+        let stopper = OwnerThread(name: "od-test-stop") { _ in owner.requestStop() }
+        try? stopper.start()
         let deadline = Self.now() + 5
         while !flags.hookEntered.load(ordering: .sequentiallyConsistent) && Self.now() < deadline { usleep(1000) }
-        owner.ready()  // takes the owner's lock while the hook runs
+        owner.ready()  // takes the owner's lock (idempotent) while the hook runs
         flags.released.store(true, ordering: .sequentiallyConsistent)
-        await stopper.value
+        await stopper.finished()
         await owner.finished()
         let entered = flags.hookEntered.load(ordering: .sequentiallyConsistent)
         let timedOut = flags.hookTimedOut.load(ordering: .sequentiallyConsistent)
@@ -76,12 +81,5 @@ import Testing
         let owner = OwnerThread(name: "od-test-fail") { _ in }
         try await owner.startWhenReady()
         await owner.finished()
-    }
-}
-
-/// A detached task that runs a blocking call: the test's stand-in for another thread.
-enum BlockingCall {
-    static func detached(_ work: @escaping @Sendable () -> Void) -> Task<Void, Never> {
-        Task.detached { work() }
     }
 }
