@@ -70,21 +70,21 @@ struct Import: ParsableCommand {
     @Option(name: .shortAndLong, help: "The log to write (- for standard output).")
     var output: String
 
-    @Option(help: "Column layout and units of a known source: \(Preset.allCases.map(\.rawValue).joined(separator: ", ")).")
+    @Option(help: "Column layout and units of a known source.")
     var preset: Preset?
 
     @Option(help: "Column of the timestamp.") var timeColumn: Int?
     @Option(help: "The input has no timestamps: row k is at k / RATE seconds (Hz).") var rate: Double?
     @Option(help: "Cell separator: \(Delimiter.allCases.map(\.rawValue).joined(separator: ", ")).") var delimiter: Delimiter?
-    @Option(help: "Unit of the timestamp: \(TimeUnit.allCases.map(\.rawValue).joined(separator: ", ")) (default: s, or inferred).") var timeUnit: TimeUnit?
+    @Option(help: "Unit of the timestamp (default: s, or inferred from the times).") var timeUnit: TimeUnit?
     @Option(help: "Columns of acceleration x,y,z, e.g. 5,6,7.") var accelColumns: String?
-    @Option(help: "Unit of acceleration: \(AccelerationUnit.allCases.map(\.rawValue).joined(separator: ", ")) (default: m/s2).") var accelUnit: AccelerationUnit?
+    @Option(help: "Unit of acceleration (default: m/s2).") var accelUnit: AccelerationUnit?
     @Flag(help: "The input is proper acceleration (+g upward at rest); negate it into the gravity vector.")
     var properAcceleration = false
     @Flag(help: "The input already is the gravity vector (-g upward at rest): import it as it is, even when it reads mostly upside down or face down.")
     var gravityVector = false
     @Option(help: "Columns of angular rate x,y,z (optional).") var gyroColumns: String?
-    @Option(help: "Unit of angular rate: \(RateUnit.allCases.map(\.rawValue).joined(separator: ", ")) (default: rad/s).") var gyroUnit: RateUnit?
+    @Option(help: "Unit of angular rate (default: rad/s).") var gyroUnit: RateUnit?
     @Option(help: "Mount matrix taking the input's axes to screen axes, \"a, b, c; d, e, f; g, h, i\".")
     var mountMatrix: String?
     @Option(help: "Lines to skip at the top (column titles).") var headerLines: Int?
