@@ -26,6 +26,9 @@
 ///   ((−a) × (−b) = a × b). A gyroscope catches a mirrored axis, not a negated vector.
 /// - The `gravityReading` of ``tally()`` is the median length of the steady windows' means: what the recording
 ///   reads for 1 g, in its own units (`nil` without a steady window).
+/// - Memory is bounded whatever the length of the recording (`import` streams): windows are
+///   kept as a histogram of their magnitudes in steps of 0.1 %, each bin with its seconds per
+///   pose, so medians are exact to 0.05 %.
 public struct GravitySignEvidence: Sendable {
     /// What the recording's acceleration is, as far as the evidence goes.
     public enum Verdict: Sendable, Equatable {
@@ -48,18 +51,25 @@ public struct GravitySignEvidence: Sendable {
     /// How many times the losing side's seconds the winning side needs.
     public var dominance = 4.0
 
-    private struct Summary: Sendable {
-        var duration: Double
-        var mean: Vector3
-        var coherence: Double
+    /// The coherent windows whose magnitude falls in one 0.1 % bin.
+    private struct Bin: Sendable {
+        var windows = 0
+        var asGiven = 0.0
+        var inverted = 0.0
+        var landscape = 0.0
     }
 
-    private var windows: [Summary] = []
+    private var bins: [Int: Bin] = [:]
+    /// Seconds of windows whose samples disagree in direction.
+    private var incoherent = 0.0
     private var start: Double? = nil
     private var last = 0.0
     private var sum = Vector3.zero
     private var lengthSum = 0.0
     private var count = 0
+
+    /// ln(1.001): the width of a magnitude bin.
+    private static let binWidth = cMath_log(1.001)
 
     public init() {}
 
@@ -84,7 +94,21 @@ public struct GravitySignEvidence: Sendable {
         let duration = span + span / Double(count - 1)
         guard duration >= window / 2 else { return }
         let mean = sum * (1 / Double(count))
-        windows.append(Summary(duration: duration, mean: mean, coherence: mean.length / (lengthSum / Double(count))))
+        let length = mean.length
+        guard length > 0, length / (lengthSum / Double(count)) >= coherence else {
+            incoherent += duration
+            return
+        }
+        var bin = bins[Int((cMath_log(length) / Self.binWidth).rounded(.down)), default: Bin()]
+        bin.windows += 1
+        if abs(mean.x) >= abs(mean.y), abs(mean.x) >= abs(mean.z) {
+            bin.landscape += duration
+        } else if (abs(mean.y) >= abs(mean.z) ? mean.y : mean.z) < 0 {
+            bin.asGiven += duration
+        } else {
+            bin.inverted += duration
+        }
+        bins[Int((cMath_log(length) / Self.binWidth).rounded(.down))] = bin
     }
 
     /// The seconds of steady windows in each class, for messages.
@@ -116,30 +140,35 @@ public struct GravitySignEvidence: Sendable {
 
     private func evaluate() -> (tally: Tally, gravityReading: Double?) {
         var tally = Tally()
-        let coherent = windows.filter { $0.coherence >= coherence }.map(\.mean.length).sorted()
-        guard !coherent.isEmpty else {
-            tally.unsteady = windows.reduce(0) { $0 + $1.duration }
-            return (tally, nil)
-        }
-        let median = coherent[coherent.count / 2]
-        var steady: [Double] = []
-        for summary in windows {
-            let length = summary.mean.length
-            guard summary.coherence >= coherence, abs(length - median) <= magnitudeSpread * median else {
-                tally.unsteady += summary.duration
-                continue
-            }
-            steady.append(length)
-            let m = summary.mean
-            if abs(m.x) >= abs(m.y), abs(m.x) >= abs(m.z) {
-                tally.landscape += summary.duration
-            } else if (abs(m.y) >= abs(m.z) ? m.y : m.z) < 0 {
-                tally.asGiven += summary.duration
+        tally.unsteady = incoherent
+        let sorted = bins.sorted { $0.key < $1.key }
+        guard let median = Self.median(sorted) else { return (tally, nil) }
+        var steady: [(key: Int, value: Bin)] = []
+        for (key, bin) in sorted {
+            if abs(Self.magnitude(key) - median) <= magnitudeSpread * median {
+                steady.append((key, bin))
+                tally.asGiven += bin.asGiven
+                tally.inverted += bin.inverted
+                tally.landscape += bin.landscape
             } else {
-                tally.inverted += summary.duration
+                tally.unsteady += bin.asGiven + bin.inverted + bin.landscape
             }
         }
-        steady.sort()
-        return (tally, steady.isEmpty ? nil : steady[steady.count / 2])
+        return (tally, Self.median(steady))
+    }
+
+    /// The magnitude at the middle of bin `key`.
+    private static func magnitude(_ key: Int) -> Double { cMath_exp((Double(key) + 0.5) * binWidth) }
+
+    /// The median window's magnitude over `bins` (sorted by key), `nil` when empty.
+    private static func median(_ bins: [(key: Int, value: Bin)]) -> Double? {
+        let total = bins.reduce(0) { $0 + $1.value.windows }
+        guard total > 0 else { return nil }
+        var seen = 0
+        for (key, bin) in bins {
+            seen += bin.windows
+            if seen > total / 2 { return magnitude(key) }
+        }
+        return nil
     }
 }
