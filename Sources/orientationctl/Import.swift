@@ -97,8 +97,8 @@ struct Import: ParsableCommand {
         var timeUnitStated = false
         /// Whether the sign of the acceleration was stated (an option or a preset).
         var signStated = false
-        /// Whether --proper-acceleration itself was given (not a preset).
-        var properStated = false
+        /// What stated that the input is proper acceleration (--proper-acceleration or a preset), if anything.
+        var properSource: String? = nil
         /// Whether the acceleration unit was stated (an option or a preset).
         var accelUnitStated = false
         var rate: Double? = nil
@@ -129,7 +129,7 @@ struct Import: ParsableCommand {
             throw ValidationError("give --proper-acceleration or --gravity-vector, not both")
         }
         if properAcceleration || gravityVector { layout.signStated = true }
-        layout.properStated = properAcceleration
+        if proper && !gravityVector { layout.properSource = properAcceleration ? "--proper-acceleration" : preset.map { "the \($0.rawValue) preset" } }
         if gravityVector { proper = false }
         if let timeColumn { layout.time = timeColumn }
         if let rate {
@@ -315,16 +315,17 @@ struct Import: ParsableCommand {
     /// Inverted stops with the fix and discards the log; too little evidence to tell imports it
     /// as given and says so on standard error, naming both options (issue 27: a recording
     /// upright 4 s, in landscape 4 s and face up 3 s passed the old check on the mean and
-    /// replayed upside down). With --proper-acceleration stated and the result reading upside
-    /// down or face down, a warning names --gravity-vector; --gravity-vector is obeyed silently.
+    /// replayed upside down). With proper acceleration stated (--proper-acceleration or a preset)
+    /// and the result reading upside down or face down, a warning names --gravity-vector;
+    /// --gravity-vector is obeyed silently.
     static func checkGravitySign(_ evidence: GravitySignEvidence, layout: Layout, input: String) throws {
         let tally = evidence.tally().tally
         let verdict = evidence.verdict()
         let counts = "steady upright or face up \(seconds(tally.asGiven)), upside down or face down \(seconds(tally.inverted)), "
             + "in landscape \(seconds(tally.landscape)), moving \(seconds(tally.unsteady))"
         if layout.signStated {
-            if layout.properStated, verdict == .inverted {
-                printError("orientationctl: import: \(input): negated by --proper-acceleration, the device reads upside down or face down most of the time "
+            if let source = layout.properSource, verdict == .inverted {
+                printError("orientationctl: import: \(input): negated as proper acceleration (\(source) says so), the device reads upside down or face down most of the time "
                            + "(\(counts)); if the input already is the gravity vector (-g upward at rest), import it with --gravity-vector instead.")
             }
             return

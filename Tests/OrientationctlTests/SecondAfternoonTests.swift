@@ -97,6 +97,18 @@ import TestSupport
         #expect(gravity.stderr.contains("cannot tell") == undecided, "\(gravity.stderr)")
         func samples(_ path: String) -> [Substring] { readText(path).split(separator: "\n").filter { !$0.hasPrefix("#") } }
         #expect(samples(dir + "/gravity.log") == samples(root + "/" + recording.log), "the bundled log's samples")
+
+        // Said to be proper acceleration when it is not (by the option, or by the preset): imported
+        // as told, with a warning naming --gravity-vector (undecided: nothing to say).
+        for stated in [["--proper-acceleration"] + options, ["--preset", recording.preset]] {
+            let told = try CommandRunner.run(["import"] + stated + [dir + "/gravity.csv", "-o", "/dev/null"])
+            #expect(told.status == 0, "\(told.stderr)")
+            #expect(told.stderr.contains("import it with --gravity-vector instead") == !undecided, "\(stated): \(told.stderr)")
+        }
+        if !undecided {
+            let told = try CommandRunner.run(["import", "--preset", recording.preset, dir + "/gravity.csv", "-o", "/dev/null"])
+            #expect(told.stderr.contains("negated as proper acceleration (the \(recording.preset) preset says so)"), "\(told.stderr)")
+        }
     }
 
     /// The bundled x-io recording (with a gyroscope), as the log holds it and negated.
