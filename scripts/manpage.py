@@ -69,6 +69,10 @@ def options(arguments):
         out += [".TP", head, roff(argument.get("abstract", ""))]
         if argument.get("discussion"):
             out += [roff(argument["discussion"]) if isinstance(argument["discussion"], str) else ""]
+        # The values an enumerated option takes, which --help prints and the page dropped
+        # (issue 27: import's --preset, --time-unit and --accel-unit read without them).
+        if argument.get("allValues"):
+            out.append("Values: " + ", ".join(f"\\fB{roff(v)}\\fR" for v in argument["allValues"]) + ".")
         default = argument.get("defaultValue")
         if default not in (None, "", "false", "[]"):
             out.append(f"Default: {roff(default)}.")

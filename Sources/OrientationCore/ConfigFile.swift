@@ -38,11 +38,21 @@ public struct ConfigFile: Sendable {
         // nil: before any section; .some(nil): inside an unknown section.
         var section: String?? = nil
         var seen: [String: Int] = [:]
+        let problemsBefore = problems.count
+        var sawKnownSection = false
         // Split on bytes: Swift's Character treats "\r\n" as one grapheme, so splitting the
         // String on "\n" would leave CRLF files in one piece.
         for (index, bytes) in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
             let number = index + 1
             func problem(_ message: String) { problems.append(ConfigFileError(source: source, line: number, message: message)) }
+            // A file that is not a configuration file (a sensor log given to --check-config:
+            // 13,516 lines of errors, issue 27) stops after a screenful, saying what it seems to be.
+            if problems.count - problemsBefore >= Self.problemLimit {
+                problem(sawKnownSection
+                        ? "stopped after \(Self.problemLimit) problems; fix these first"
+                        : "stopped after \(Self.problemLimit) problems: this is not an orientationd configuration file (no [section] header yet); see orientationd.conf(5)")
+                break
+            }
             var line = Substring(String(decoding: bytes, as: UTF8.self))
             if line.hasSuffix("\r") { line = line.dropLast() }
             let trimmed = line.trimmingBlanks()
@@ -56,10 +66,12 @@ public struct ConfigFile: Sendable {
                 let name = String(trimmed.dropFirst().dropLast()).trimmingBlanks()
                 guard knownSections.contains(name) else {
                     let known = knownSections.sorted().map { "[\($0)]" }.joined(separator: ", ")
-                    problem("unknown section [\(ControlCharacters.quoted(name))]; known sections: \(known)")
+                    let guess = Self.nearest(name, among: knownSections.sorted()).map { "; did you mean [\($0)]?" } ?? ""
+                    problem("unknown section [\(ControlCharacters.quoted(name))]\(guess)\(guess.isEmpty ? ";" : "") known sections: \(known)")
                     section = .some(nil)
                     continue
                 }
+                sawKnownSection = true
                 section = name
                 continue
             }
@@ -92,6 +104,26 @@ public struct ConfigFile: Sendable {
             entries.append(Entry(section: current, name: name, value: value, line: number))
         }
         self.entries = entries
+    }
+
+    /// How many problems one file reports before the parse stops (``init(parsing:source:knownSections:problems:)``).
+    public static let problemLimit = 20
+
+    /// The candidate closest to `name` when it is a near miss (a typo, another case: `sockt`,
+    /// `[sensors]`, `[Detector]`), else `nil`: what "did you mean" suggests.
+    public static func nearest(_ name: String, among candidates: [String]) -> String? {
+        guard name.utf8.count <= 64 else { return nil }  // edit distance is O(length²)
+        if let sameCase = candidates.first(where: { $0.lowercased() == name.lowercased() }) { return sameCase }
+        let best = candidates.map { ($0, OrientationDetector.Configuration.editDistance($0, name)) }.min { $0.1 < $1.1 }
+        guard let (candidate, distance) = best, distance <= max(2, name.count / 3) else { return nil }
+        return candidate
+    }
+
+    /// `unknown server setting sockt; did you mean 'socket'? known: socket, …` (a near miss, by
+    /// ``nearest(_:among:)``), else `unknown server setting x; known: socket, …`.
+    public static func unknown(_ what: String, _ name: String, among candidates: [String]) -> String {
+        let guess = nearest(name, among: candidates).map { "; did you mean '\($0)'?" } ?? ";"
+        return "unknown \(what) \(ControlCharacters.quoted(name))\(guess) known: \(candidates.joined(separator: ", "))"
     }
 
     /// `value` up to the first `#` that follows a space or tab, trimmed: uncommenting a line

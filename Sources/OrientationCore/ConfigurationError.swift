@@ -7,10 +7,14 @@ public struct ConfigurationError: Error, Hashable, Sendable, CustomStringConvert
     public var field: String
     /// What is wrong, as a sentence fragment after the field name.
     public var message: String
+    /// The other fields of a relation (`still-angle` must be below `swing-angle`: `related` is
+    /// `["swing-angle"]`); empty for a field wrong on its own.
+    public var related: [String]
 
-    public init(field: String, message: String) {
+    public init(field: String, message: String, related: [String] = []) {
         self.field = field
         self.message = message
+        self.related = related
     }
 
     public var description: String {

@@ -25,12 +25,58 @@ public struct DetectorParameter: Sendable {
     /// Parses `text` and stores it into `configuration`. Does not validate relations between
     /// fields: call ``OrientationDetector/Configuration/validate()`` after the last change.
     ///
+    /// The value may carry this parameter's unit as `parameters` and orientationd.conf(5) print
+    /// it, with or without a blank (`45 deg`, `45deg`, `45°`, `0.1 s`, `100 ms`, `9.8 m/s²` or
+    /// `m/s2`, `20 deg/s`, `-50..72 deg`; issue 27: the docs printed `dead-band = 45 deg` and the
+    /// parser refused it). Another known unit is refused by name.
+    ///
     /// - Throws: ``ConfigurationError`` when the text is not of this parameter's syntax.
     public func apply(_ text: String, to configuration: inout OrientationDetector.Configuration) throws(ConfigurationError) {
-        guard set(&configuration, text.trimmingBlanks()) else {
-            let expected = kind == .number ? "a number" : "a tilt range such as -50..72"
+        var value = text.trimmingBlanks()
+        if let (unit, rest) = Self.unitSuffix(of: value) {
+            guard let scale = Self.scale(of: unit, in: self.unit) else {
+                throw ConfigurationError(field: name, message: "\"\(ControlCharacters.quoted(text))\": \(name) is in \(self.unit), not \(unit)")
+            }
+            if scale != 1, kind == .number, let number = Double(rest), number.isFinite {
+                value = "\(number * scale)"
+            } else {
+                value = rest
+            }
+        }
+        guard set(&configuration, value) else {
+            let expected = kind == .number ? "a number (in \(unit), such as \(example))" : "a tilt range such as \(example)"
             throw ConfigurationError(field: name, message: "\"\(ControlCharacters.quoted(text))\" is not \(expected)")
         }
+    }
+
+    /// `45 deg`, `0.1 s`: the value syntax with the unit, for messages.
+    var example: String {
+        guard kind == .number else { return "-50..72 or -50..72 deg" }
+        let number = ["s": "0.2", "m/s²": "9.8", "deg/s": "20"][unit] ?? "45"
+        return "\(number) or \(number) \(unit)"
+    }
+
+    /// Units a value may be written in, longest first (so `deg/s` is not read as `s`), each
+    /// with the parameter unit it fits and the factor into it.
+    static let units: [(text: String, unit: String, factor: Double)] = [
+        ("deg/s", "deg/s", 1), ("°/s", "deg/s", 1), ("m/s²", "m/s²", 1), ("m/s2", "m/s²", 1),
+        ("deg", "deg", 1), ("ms", "s", 0.001), ("°", "deg", 1), ("s", "s", 1),
+    ]
+
+    /// The unit at the end of `text` and the text before it, trimmed; `nil` without one.
+    static func unitSuffix(of text: String) -> (unit: String, rest: String)? {
+        for candidate in units where text.hasSuffix(candidate.text) {
+            let rest = String(text.dropLast(candidate.text.count)).trimmingBlanks()
+            // A unit follows a number (or a range's upper bound): "45deg", "-50..72 deg".
+            guard let last = rest.last, last.isNumber || last == "." else { return nil }
+            return (candidate.text, rest)
+        }
+        return nil
+    }
+
+    /// The factor taking a value written in `written` into `unit`, or `nil` when they differ.
+    static func scale(of written: String, in unit: String) -> Double? {
+        units.first { $0.text == written && $0.unit == unit }?.factor
     }
 
     static func number(_ name: String, _ unit: String, _ summary: String,

@@ -18,3 +18,5 @@ import Darwin
 @inlinable func cMath_atan2(_ y: Double, _ x: Double) -> Double { atan2(y, x) }
 @inlinable func cMath_sin(_ x: Double) -> Double { sin(x) }
 @inlinable func cMath_cos(_ x: Double) -> Double { cos(x) }
+@inlinable func cMath_log(_ x: Double) -> Double { log(x) }
+@inlinable func cMath_exp(_ x: Double) -> Double { exp(x) }

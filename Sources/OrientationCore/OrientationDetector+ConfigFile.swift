@@ -13,31 +13,32 @@ extension OrientationDetector.Configuration {
         if let first = problems.first { throw first }
     }
 
-    /// Applies the `[detector]` section, appending every bad entry to `problems` (in file
-    /// order), and validates the whole only when every entry was good (a relation between two
-    /// values is only meaningful once both are). The same checks as ``apply(_:)``.
+    /// Applies the `[detector]` section, appending every problem to `problems`: each bad entry
+    /// (unknown name, bad value), then every field and relation ``validate()`` would refuse
+    /// (``problems()``), each on the line of the entry that set the field (or the section's last
+    /// entry). A check involving an entry that was itself bad is left out: its field kept the
+    /// default, so the relation would blame a value the file does not hold (issue 27: a reversed
+    /// range showed only once every other entry was right). The same checks as ``apply(_:)``.
     public mutating func apply(_ file: ConfigFile, problems: inout [ConfigFileError]) {
         let entries = file.entries(in: Self.configFileSection)
-        var good = true
+        var bad: Set<String> = []
         for entry in entries {
             guard let parameter = Self.parameter(named: entry.name) else {
                 problems.append(ConfigFileError(source: file.source, line: entry.line,
                                                 message: "unknown detector parameter \(ControlCharacters.quoted(entry.name))\(Self.suggestion(for: entry.name))"))
-                good = false
                 continue
             }
             do {
                 try parameter.apply(entry.value, to: &self)
             } catch {
                 problems.append(ConfigFileError(source: file.source, line: entry.line, message: error.description))
-                good = false
+                bad.insert(entry.name)
             }
         }
-        guard good else { return }
-        do {
-            try validate()
-        } catch {
-            let line = entries.last { $0.name == error.field }?.line ?? entries.last?.line ?? 1
+        for error in self.problems() where !bad.contains(error.field) && bad.isDisjoint(with: error.related) {
+            let line = entries.last { $0.name == error.field }?.line
+                ?? entries.last { error.related.contains($0.name) }?.line
+                ?? entries.last?.line ?? 1
             problems.append(ConfigFileError(source: file.source, line: line, message: error.description))
         }
     }

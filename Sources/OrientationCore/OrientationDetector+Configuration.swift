@@ -136,8 +136,21 @@ extension OrientationDetector {
         /// Checks every field and every relation between fields.
         ///
         /// - Throws: ``ConfigurationError`` naming the first offending field by its parameter
-        ///   name (the one ``parameters`` and the command line use).
+        ///   name (the one ``parameters`` and the command line use): the first of ``problems()``.
         public func validate() throws(ConfigurationError) {
+            if let first = problems().first { throw first }
+        }
+
+        /// Every field and every relation between fields that is wrong, in documentation
+        /// order: what ``validate()`` refuses, all at once (issue 27: `--check-config` showed a
+        /// reversed range and face-up-enter-tilt below face-up-exit-tilt only on later runs). A
+        /// relation's error names both fields (``ConfigurationError/field`` and
+        /// ``ConfigurationError/related``).
+        public func problems() -> [ConfigurationError] {
+            var found: [ConfigurationError] = []
+            func check(_ body: () throws(ConfigurationError) -> Void) {
+                do { try body() } catch { found.append(error) }
+            }
             func positive(_ value: Double, _ name: String) throws(ConfigurationError) {
                 guard value.isFinite, value > 0 else {
                     throw ConfigurationError(field: name, message: "must be a positive number, not \(value)")
@@ -153,61 +166,82 @@ extension OrientationDetector {
                     throw ConfigurationError(field: name, message: "must be at least 0 and below \(Int(limit)) degrees, not \(value)")
                 }
             }
-            try positive(filterTimeConstant, "filter-time-constant")
-            try positive(fastFilterTimeConstant, "fast-filter-time-constant")
-            guard fastFilterTimeConstant < filterTimeConstant else {
-                throw ConfigurationError(field: "fast-filter-time-constant",
-                                         message: "(\(fastFilterTimeConstant)) must be below filter-time-constant (\(filterTimeConstant))")
+            check { () throws(ConfigurationError) in try positive(filterTimeConstant, "filter-time-constant") }
+            check { () throws(ConfigurationError) in try positive(fastFilterTimeConstant, "fast-filter-time-constant") }
+            check { () throws(ConfigurationError) in
+                guard fastFilterTimeConstant < filterTimeConstant else {
+                    throw ConfigurationError(field: "fast-filter-time-constant",
+                                             message: "(\(fastFilterTimeConstant)) must be below filter-time-constant (\(filterTimeConstant))",
+                                             related: ["filter-time-constant"])
+                }
             }
-            try positive(gapReset, "gap-reset")
-            try angle(deadBand, "dead-band", below: 90)
-            try angle(diagonalExclusion, "diagonal-exclusion", below: 90)
+            check { () throws(ConfigurationError) in try positive(gapReset, "gap-reset") }
+            check { () throws(ConfigurationError) in try angle(deadBand, "dead-band", below: 90) }
+            check { () throws(ConfigurationError) in try angle(diagonalExclusion, "diagonal-exclusion", below: 90) }
             for (range, name) in [(portraitTilt, "portrait-tilt"), (portraitUpsideDownTilt, "portrait-upside-down-tilt"),
                                   (landscapeLeftTilt, "landscape-left-tilt"), (landscapeRightTilt, "landscape-right-tilt")] {
-                guard range.lower.isFinite, range.upper.isFinite, range.lower >= -90, range.upper <= 90,
-                      range.lower < range.upper else {
-                    throw ConfigurationError(field: name, message: "must be lower..upper with -90 <= lower < upper <= 90, not \(range)")
+                check { () throws(ConfigurationError) in
+                    guard range.lower.isFinite, range.upper.isFinite, range.lower >= -90, range.upper <= 90,
+                          range.lower < range.upper else {
+                        throw ConfigurationError(field: name, message: "must be lower..upper with -90 <= lower < upper <= 90, not \(range)")
+                    }
                 }
             }
-            try angle(screenDownStillTilt, "screen-down-still-tilt", below: 90)
+            check { () throws(ConfigurationError) in try angle(screenDownStillTilt, "screen-down-still-tilt", below: 90) }
             for (enter, exit, face) in [(faceUpEnterTilt, faceUpExitTilt, "face-up"), (faceDownEnterTilt, faceDownExitTilt, "face-down")] {
-                guard enter.isFinite, enter > 0, enter <= 90 else {
-                    throw ConfigurationError(field: "\(face)-enter-tilt", message: "must be above 0 and at most 90 degrees, not \(enter)")
+                let enterValid = enter.isFinite && enter > 0 && enter <= 90
+                check { () throws(ConfigurationError) in
+                    guard enterValid else {
+                        throw ConfigurationError(field: "\(face)-enter-tilt", message: "must be above 0 and at most 90 degrees, not \(enter)")
+                    }
                 }
-                guard exit.isFinite, exit > 0, exit < enter else {
-                    throw ConfigurationError(field: "\(face)-exit-tilt",
-                                             message: "(\(exit)) must be above 0 and below \(face)-enter-tilt (\(enter)), or \(face) could never be left")
+                check { () throws(ConfigurationError) in
+                    guard exit.isFinite, exit > 0, !enterValid || exit < enter else {
+                        throw ConfigurationError(field: "\(face)-exit-tilt",
+                                                 message: "(\(exit)) must be above 0 and below \(face)-enter-tilt (\(enter)), or \(face) could never be left",
+                                                 related: ["\(face)-enter-tilt"])
+                    }
                 }
             }
-            try positive(motionWindow, "motion-window")
-            try angle(stillAngle, "still-angle", below: 90)
-            try nonNegative(stillSettleTime, "still-settle-time")
-            try angle(swingAngle, "swing-angle", below: 180)
-            guard stillAngle < swingAngle else {
-                throw ConfigurationError(field: "still-angle", message: "(\(stillAngle)) must be below swing-angle (\(swingAngle))")
+            check { () throws(ConfigurationError) in try positive(motionWindow, "motion-window") }
+            check { () throws(ConfigurationError) in try angle(stillAngle, "still-angle", below: 90) }
+            check { () throws(ConfigurationError) in try nonNegative(stillSettleTime, "still-settle-time") }
+            check { () throws(ConfigurationError) in try angle(swingAngle, "swing-angle", below: 180) }
+            check { () throws(ConfigurationError) in
+                guard stillAngle < swingAngle else {
+                    throw ConfigurationError(field: "still-angle", message: "(\(stillAngle)) must be below swing-angle (\(swingAngle))",
+                                             related: ["swing-angle"])
+                }
             }
-            try nonNegative(swingHoldoff, "swing-holdoff")
-            try nonNegative(settleTime, "settle-time")
-            try angle(steadyAngle, "steady-angle", below: 180)
-            try positive(steadyWindow, "steady-window")
-            try positive(gravity, "gravity")
-            try positive(accelerationTolerance, "acceleration-tolerance")
-            try nonNegative(accelerationHoldoff, "acceleration-holdoff")
-            try nonNegative(minimumMagnitude, "minimum-magnitude")
-            guard minimumMagnitude < gravity else {
-                throw ConfigurationError(field: "minimum-magnitude",
-                                         message: "(\(minimumMagnitude)) must be below gravity (\(gravity)), or no sample would ever count")
+            check { () throws(ConfigurationError) in try nonNegative(swingHoldoff, "swing-holdoff") }
+            check { () throws(ConfigurationError) in try nonNegative(settleTime, "settle-time") }
+            check { () throws(ConfigurationError) in try angle(steadyAngle, "steady-angle", below: 180) }
+            check { () throws(ConfigurationError) in try positive(steadyWindow, "steady-window") }
+            check { () throws(ConfigurationError) in try positive(gravity, "gravity") }
+            check { () throws(ConfigurationError) in try positive(accelerationTolerance, "acceleration-tolerance") }
+            check { () throws(ConfigurationError) in try nonNegative(accelerationHoldoff, "acceleration-holdoff") }
+            check { () throws(ConfigurationError) in try nonNegative(minimumMagnitude, "minimum-magnitude") }
+            check { () throws(ConfigurationError) in
+                guard minimumMagnitude < gravity else {
+                    throw ConfigurationError(field: "minimum-magnitude",
+                                             message: "(\(minimumMagnitude)) must be below gravity (\(gravity)), or no sample would ever count",
+                                             related: ["gravity"])
+                }
             }
-            try nonNegative(afterFlatHoldoff, "after-flat-holdoff")
-            try nonNegative(accelQuietRate, "accel-quiet-rate")
-            try positive(gyroHoldRate, "gyro-hold-rate")
-            try positive(gyroQuietRate, "gyro-quiet-rate")
-            guard gyroQuietRate <= gyroHoldRate else {
-                throw ConfigurationError(field: "gyro-quiet-rate",
-                                         message: "(\(gyroQuietRate)) must not exceed gyro-hold-rate (\(gyroHoldRate))")
+            check { () throws(ConfigurationError) in try nonNegative(afterFlatHoldoff, "after-flat-holdoff") }
+            check { () throws(ConfigurationError) in try nonNegative(accelQuietRate, "accel-quiet-rate") }
+            check { () throws(ConfigurationError) in try positive(gyroHoldRate, "gyro-hold-rate") }
+            check { () throws(ConfigurationError) in try positive(gyroQuietRate, "gyro-quiet-rate") }
+            check { () throws(ConfigurationError) in
+                guard gyroQuietRate <= gyroHoldRate else {
+                    throw ConfigurationError(field: "gyro-quiet-rate",
+                                             message: "(\(gyroQuietRate)) must not exceed gyro-hold-rate (\(gyroHoldRate))",
+                                             related: ["gyro-hold-rate"])
+                }
             }
-            try positive(gyroHoldLimit, "gyro-hold-limit")
-            try positive(gyroTimeout, "gyro-timeout")
+            check { () throws(ConfigurationError) in try positive(gyroHoldLimit, "gyro-hold-limit") }
+            check { () throws(ConfigurationError) in try positive(gyroTimeout, "gyro-timeout") }
+            return found
         }
     }
 }

@@ -30,7 +30,7 @@ public struct AuxiliarySettings: Sendable, Hashable {
             }
             lightScale = number
         default:
-            return "unknown \(kind) setting \(ControlCharacters.quoted(name)); known: \(Self.keys(kind).joined(separator: ", "))"
+            return ConfigFile.unknown("\(kind) setting", name, among: Self.keys(kind))
         }
         return nil
     }

@@ -27,6 +27,8 @@ public final class DiscoveringIIOSource: SensorSource {
     public var name: String { "iio" }
     /// Devices whose buffer delivered nothing on the last open: read polled on the next one.
     private let pollNext = Mutex<Set<String>>([])
+    /// The choice's warnings already logged (``open()`` says each once).
+    private let warned = Mutex<Set<String>>([])
 
     /// Passed to every reader, to notice a system suspend (tests script one).
     private let clocks: SystemClocks
@@ -115,10 +117,12 @@ public final class DiscoveringIIOSource: SensorSource {
     public func open() async throws -> any SampleStream {
         let settings = self.settings  // one snapshot per open
         let (_, choice, plan, matrix) = try await plan(settings: settings)
-        for warning in choice.warnings { logger.warning("\(warning)") }
+        // Each warning once, not on every retry (issue 27: a selector matching nothing repeated
+        // its warning every few seconds); a new one (another selector after a reload) is said.
+        for warning in choice.warnings where warned.withLock({ $0.insert(warning).inserted }) { logger.warning("\(warning)") }
         guard let plan, let accel = choice.accelerometer, let matrix else {
             foundNoSensor.store(true, ordering: .releasing)
-            throw IIOError.noAccelerometer
+            throw settings.selector.map { IIOError.noConfiguredSensor($0) } ?? IIOError.noAccelerometer
         }
         foundNoSensor.store(false, ordering: .releasing)
         for (source, reason) in matrix.rejected {

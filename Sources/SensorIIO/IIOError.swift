@@ -7,6 +7,8 @@ import SensorPipeline
 public enum IIOError: Error, Hashable, Sendable, CustomStringConvertible {
     /// No accelerometer orientationd would use (none at all, or none in the display).
     case noAccelerometer
+    /// The configured selector (`--sensor`, `[sensor] device`) matches no accelerometer.
+    case noConfiguredSensor(String)
     /// A reader or monitor thread could not be started (`pthread_create`'s error).
     case cannotStartThread(errno: Int32)
     /// libiio could not build its local context.
@@ -30,6 +32,8 @@ public enum IIOError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .noAccelerometer: "no display accelerometer found (orientationd --list-sensors shows what there is)"
+        case .noConfiguredSensor(let selector):
+            "the configured sensor \(selector) is not there: no accelerometer matches it (orientationd --list-sensors shows what there is)"
         case .cannotStartThread(let code): "cannot start a thread: \(Self.text(code))"
         case .cannotCreateContext(let code): "cannot create a libiio context: \(Self.text(code))"
         case .deviceGone(let device): "\(device) is gone"

@@ -84,7 +84,7 @@ public struct IIOSettings: Sendable, Hashable {
             guard let number = Int(value), number >= 1, number <= 4096 else { return "batch must be a whole number from 1 to 4096, not \"\(ControlCharacters.quoted(value))\"" }
             batch = number
         default:
-            return "unknown sensor setting \(ControlCharacters.quoted(name)); known: \(Self.keys.joined(separator: ", "))"
+            return ConfigFile.unknown("sensor setting", name, among: Self.keys)
         }
         return nil
     }

@@ -3,7 +3,9 @@
 /// Rules:
 /// - A configured selector (`--sensor`) wins when it matches: an id (`iio:device3`), a name
 ///   (`bmc150_accel`), a sysfs path, or a udev property `KEY=VALUE`. A configured selector that
-///   matches nothing is reported, and the automatic choice applies.
+///   matches no accelerometer chooses none (with a warning): the user named a sensor, and
+///   reading another one instead would be a silent wrong answer (issue 27); the daemon reports
+///   the sensor absent until the named one appears.
 /// - Otherwise: accelerometers only; a `base` accelerometer is never used for screen
 ///   orientation (it is listed, with that reason); an explicit `display` location beats an
 ///   unknown one; then a device with a buffer beats one without; then the lowest id.
@@ -25,15 +27,18 @@ public struct SensorChoice: Hashable, Sendable {
         if let selector {
             if let match = ordered.first(where: { Self.matches($0, selector) }) {
                 guard match.kind == .accelerometer else {
-                    warnings.append("--sensor \(selector) matches \(match.id) (\(match.name)), which is not an accelerometer; choosing automatically")
-                    return choose(from: sensors, selector: nil).adding(warnings: warnings)
+                    warnings.append("--sensor \(selector) matches \(match.id) (\(match.name)), which is not an accelerometer; no sensor is used")
+                    for sensor in ordered { reasons[sensor.id] = sensor == match ? "configured with --sensor \(selector), but not an accelerometer" : "not the configured sensor (\(selector))" }
+                    return SensorChoice(accelerometer: nil, gyroscope: nil, reasons: reasons, warnings: warnings)
                 }
                 for sensor in ordered where sensor != match { reasons[sensor.id] = "not the configured sensor (\(selector))" }
                 reasons[match.id] = "configured with --sensor \(selector)"
                 let gyro = Self.gyroscope(in: ordered, reasons: &reasons)
                 return SensorChoice(accelerometer: match, gyroscope: gyro, reasons: reasons, warnings: warnings)
             }
-            warnings.append("--sensor \(selector) matches no IIO device; choosing automatically")
+            warnings.append("--sensor \(selector) matches no sensor; none is used until one that matches appears (orientationd --list-sensors lists them)")
+            for sensor in ordered { reasons[sensor.id] = "not the configured sensor (\(selector))" }
+            return SensorChoice(accelerometer: nil, gyroscope: nil, reasons: reasons, warnings: warnings)
         }
         var best: SensorDescription? = nil
         for sensor in ordered {
@@ -65,12 +70,6 @@ public struct SensorChoice: Hashable, Sendable {
         }
         let gyro = Self.gyroscope(in: ordered, reasons: &reasons)
         return SensorChoice(accelerometer: best, gyroscope: gyro, reasons: reasons, warnings: warnings)
-    }
-
-    private func adding(warnings more: [String]) -> SensorChoice {
-        var copy = self
-        copy.warnings = more + warnings
-        return copy
     }
 
     private static func gyroscope(in sensors: [SensorDescription], reasons: inout [String: String]) -> SensorDescription? {

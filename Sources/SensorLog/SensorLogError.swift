@@ -89,7 +89,10 @@ public struct SensorLogError: Error, Sendable, Equatable, CustomStringConvertibl
         case .emptyFile:
             return "not an orientationd log: the file is empty (the first line must be \"\(logMagic)\")"
         case .notALog(let found):
+            // A CSV from another tool (issue 27): say which command reads it.
+            let csv = found.contains(",") || found.contains(";") || found.contains("\t")
             return "not an orientationd log: the first line must be \"\(logMagic)\", found \"\(found)\""
+                + (csv ? "; for a CSV from another tool, convert it first: orientationctl import --help" : "")
         case .unsupportedVersion(let version):
             return "unsupported log version \"\(version)\"; this reader understands v1 and v2"
         case .dataBeforeHeader:

@@ -22,12 +22,14 @@ struct DetectorOptions: ParsableArguments {
             // Every problem the file has for a detector, in file order (the daemon's sections'
             // own settings are the daemon's to check: orientationd --check-config).
             let bytes: [UInt8]
-            do { bytes = try ConfigurationFileReader.read(configFile) } catch { throw ValidationError("\(error)") }
+            // A file that cannot be read, or holds mistakes, is bad input (exit status 1), not a
+            // mistake on the command line: no usage text (issue 27).
+            do { bytes = try ConfigurationFileReader.read(configFile) } catch { throw CleanExit.message("\(error)", failing: true) }
             var problems: [ConfigFileError] = []
             let file = ConfigFile(parsing: String(decoding: bytes, as: UTF8.self), source: configFile,
                                   knownSections: ConfigFile.orientationdSections, problems: &problems)
             configuration.apply(file, problems: &problems)
-            if !problems.isEmpty { throw ValidationError(ConfigFileErrors(problems).description) }
+            if !problems.isEmpty { throw CleanExit.message(ConfigFileErrors(problems).description, failing: true) }
         }
         do {
             try configuration.apply(assignments: assignments)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Glibc
 import OrientationClient
+import OrientationCore
 
 /// `orientationctl follow`: applies a RotationPolicy to the daemon's events and runs a command
 /// whenever the decided interface orientation changes: auto-rotation in one line.
@@ -9,13 +10,22 @@ struct Follow: AsyncParsableCommand {
         abstract: "Decide the interface orientation with iOS's rules and run a command whenever it changes.",
         discussion: """
         The command runs with /bin/sh -c and these variables:
-          ORIENTATION_INTERFACE  portrait, landscape-right, landscape-left or portrait-upside-down (UIKit's names)
-          ORIENTATION_ROTATION   clockwise content rotation in degrees: 0, 90, 180, 270 (sway's `output … transform`)
-          ORIENTATION_XRANDR     normal, right, inverted, left (`xrandr --rotate`; right = clockwise)
-          ORIENTATION_WL_TRANSFORM  0–3, the wl_output transform (counter-clockwise quarter turns, as Hyprland's `transform`)
-          ORIENTATION_DEVICE     the device orientation that caused it
-          ORIENTATION_LOCKED     1 when the system rotation lock is set, else 0
-        Example (sway): orientationctl follow --supported all-but-upside-down --exec 'swaymsg output eDP-1 transform $ORIENTATION_ROTATION'
+          ORIENTATION_INTERFACE     portrait, landscape-right, landscape-left or
+                                    portrait-upside-down (UIKit's names)
+          ORIENTATION_ROTATION      clockwise content rotation in degrees: 0, 90,
+                                    180, 270 (sway's `output … transform`)
+          ORIENTATION_XRANDR        normal, right, inverted, left
+                                    (`xrandr --rotate`; right = clockwise)
+          ORIENTATION_WL_TRANSFORM  0–3, the wl_output transform (counter-clockwise
+                                    quarter turns, as Hyprland's `transform`)
+          ORIENTATION_DEVICE        the device orientation that caused it
+          ORIENTATION_LOCKED        1 when the system rotation lock is set, else 0
+        Nothing runs until the orientation is known: the first decision waits for the sensor to report \
+        portrait, landscape or upside down (a device lying flat, or a sensor not yet heard from, keeps it waiting), \
+        unless --preferred names the orientation to start in or the masks allow only one.
+        Example (sway):
+          orientationctl follow --supported all-but-upside-down \\
+              --exec 'swaymsg output eDP-1 transform $ORIENTATION_ROTATION'
         """
     )
 
@@ -39,6 +49,15 @@ struct Follow: AsyncParsableCommand {
     @Flag(help: "Do not reconnect: exit when the daemon closes the connection.")
     var once = false
 
+    @Option(help: "Wait up to this many seconds for the daemon's socket to appear first.")
+    var wait: Double = 0
+
+    func validate() throws {
+        guard wait >= 0, wait <= SecondsConversion.maximum else {
+            throw ValidationError("--wait must be a number of seconds from 0 to 1e9, not \(wait)")
+        }
+    }
+
     func makePolicy() throws -> RotationPolicy {
         do {
             let preferredOrientation: InterfaceOrientation?
@@ -59,12 +78,21 @@ struct Follow: AsyncParsableCommand {
 
     func run() async throws {
         var policy = try makePolicy()
+        let client = connection.client
+        if wait > 0, !(await waitForDaemon(client, seconds: wait)) {
+            throw CleanExit.message("no daemon answered on \(connection.socketPath) within \(wait) s", failing: true)
+        }
         var applied: InterfaceOrientation? = nil
         var connected = false
+        var lastFailure: String? = nil
         var sensor: SensorStatus? = nil
-        for await update in connection.client.updates(reconnect: once ? .never : .default, sensorChanges: true) {
+        for await update in client.updates(reconnect: once ? .never : .default, sensorChanges: true) {
             guard let state = update.state else {
-                if case .disconnected(let reason) = update { printError("orientationctl: disconnected: \(reason)") }
+                if case .disconnected(let reason) = update {
+                    // Never connected with --once: one line, with the reason, at the end.
+                    if connected || !once { printError("orientationctl: disconnected: \(reason)") }
+                    lastFailure = String(describing: reason)
+                }
                 continue
             }
             connected = true
@@ -72,11 +100,23 @@ struct Follow: AsyncParsableCommand {
             if let line = UpdateFormat.sensorLine(state, after: sensor) { printError("orientationctl: \(line)") }
             sensor = state.sensor
             policy.update(device: state.orientation, locked: state.locked)
+            // Nothing runs before the orientation is known (issue 27: at start the command ran
+            // with the default portrait while the sensor had said nothing yet, so a tablet held
+            // in landscape flipped to portrait and back).
+            guard applied != nil || Self.knows(policy, device: state.orientation) else { continue }
             guard policy.interfaceOrientation != applied else { continue }
             applied = policy.interfaceOrientation
             await decide(policy, state: state)
         }
-        if !connected { throw CleanExit.message("cannot connect to \(connection.socketPath)", failing: true) }
+        if !connected {
+            throw CleanExit.message(lastFailure ?? "cannot connect to \(connection.socketPath)", failing: true)
+        }
+    }
+
+    /// Whether the first decision may be made: the device reports an in-plane orientation, or
+    /// the policy needs none (a preferred orientation to start in, or one supported orientation).
+    static func knows(_ policy: RotationPolicy, device: DeviceOrientation) -> Bool {
+        device.isValidInterfaceOrientation || policy.preferredOrientation != nil || policy.supportedOrientations.orientations.count == 1
     }
 
     func decide(_ policy: RotationPolicy, state: OrientationState) async {

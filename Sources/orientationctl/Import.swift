@@ -13,8 +13,12 @@ struct Import: ParsableCommand {
         proper acceleration (+1 g upward at rest, as the kernel's IIO ABI, Android and most IMUs \
         report), and multiplied by --mount-matrix if given; angular rates become rad/s. \
         Without a preset, times far too large for seconds (epoch milliseconds or nanoseconds) are read in the unit \
-        that makes the rows 0.1 ms to 10 s apart, and said so (--time-unit decides); and a recording that would \
-        read mostly upside down or face down stops with the fix, --proper-acceleration (--gravity-vector keeps it). \
+        that makes the rows 0.1 ms to 10 s apart, and said so (--time-unit decides); and the sign of the acceleration \
+        is decided from the recording's steady stretches (upright or face up, against upside down or face down, as a \
+        hand-held or table-top device is rarely held): an inverted one stops with the fix, --proper-acceleration \
+        (--gravity-vector keeps it), and one that cannot tell (mostly landscape, or never steady) is imported as given \
+        with a warning. With or without a preset, a steady device that reads about 1 m/s² for 1 g (input in g) or \
+        96 (m/s² read as g) stops naming the --accel-unit that fits. \
         Example (the bundled recording): orientationctl import --preset xio-fusion sensor_data.csv -o handheld.log
         """
     )
@@ -72,15 +76,15 @@ struct Import: ParsableCommand {
     @Option(help: "Column of the timestamp.") var timeColumn: Int?
     @Option(help: "The input has no timestamps: row k is at k / RATE seconds (Hz).") var rate: Double?
     @Option(help: "Cell separator: \(Delimiter.allCases.map(\.rawValue).joined(separator: ", ")).") var delimiter: Delimiter?
-    @Option(help: "Unit of the timestamp.") var timeUnit: TimeUnit?
+    @Option(help: "Unit of the timestamp (default: s, or inferred from the times).") var timeUnit: TimeUnit?
     @Option(help: "Columns of acceleration x,y,z, e.g. 5,6,7.") var accelColumns: String?
-    @Option(help: "Unit of acceleration.") var accelUnit: AccelerationUnit?
+    @Option(help: "Unit of acceleration (default: m/s2).") var accelUnit: AccelerationUnit?
     @Flag(help: "The input is proper acceleration (+g upward at rest); negate it into the gravity vector.")
     var properAcceleration = false
     @Flag(help: "The input already is the gravity vector (-g upward at rest): import it as it is, even when it reads mostly upside down or face down.")
     var gravityVector = false
     @Option(help: "Columns of angular rate x,y,z (optional).") var gyroColumns: String?
-    @Option(help: "Unit of angular rate.") var gyroUnit: RateUnit?
+    @Option(help: "Unit of angular rate (default: rad/s).") var gyroUnit: RateUnit?
     @Option(help: "Mount matrix taking the input's axes to screen axes, \"a, b, c; d, e, f; g, h, i\".")
     var mountMatrix: String?
     @Option(help: "Lines to skip at the top (column titles).") var headerLines: Int?
@@ -93,6 +97,10 @@ struct Import: ParsableCommand {
         var timeUnitStated = false
         /// Whether the sign of the acceleration was stated (an option or a preset).
         var signStated = false
+        /// What stated that the input is proper acceleration (--proper-acceleration or a preset), if anything.
+        var properSource: String? = nil
+        /// Whether the acceleration unit was stated (an option or a preset).
+        var accelUnitStated = false
         var rate: Double? = nil
         var delimiter = Delimiter.comma
         var accel: [Int] = [], accelScale = 1.0
@@ -105,14 +113,14 @@ struct Import: ParsableCommand {
         var proper = properAcceleration
         switch preset {
         case .xioFusion:
-            layout = Layout(time: 1, timeUnitStated: true, signStated: true, accel: [5, 6, 7], accelScale: 9.80665, gyro: [2, 3, 4],
-                            gyroScale: Double.pi / 180)
+            layout = Layout(time: 1, timeUnitStated: true, signStated: true, accelUnitStated: true, accel: [5, 6, 7], accelScale: 9.80665,
+                            gyro: [2, 3, 4], gyroScale: Double.pi / 180)
             proper = true
         case .oxfordStepCounter:
-            layout = Layout(time: 1, timeUnit: .ns, timeUnitStated: true, signStated: true, accel: [2, 3, 4], headerLines: 0)
+            layout = Layout(time: 1, timeUnit: .ns, timeUnitStated: true, signStated: true, accelUnitStated: true, accel: [2, 3, 4], headerLines: 0)
             proper = true
         case .oxfordStepCounterOptimisation:
-            layout = Layout(time: 1, timeUnit: .ns, timeUnitStated: true, signStated: true, accel: [3, 4, 5], headerLines: 0)
+            layout = Layout(time: 1, timeUnit: .ns, timeUnitStated: true, signStated: true, accelUnitStated: true, accel: [3, 4, 5], headerLines: 0)
             proper = true
         case nil:
             break
@@ -121,6 +129,7 @@ struct Import: ParsableCommand {
             throw ValidationError("give --proper-acceleration or --gravity-vector, not both")
         }
         if properAcceleration || gravityVector { layout.signStated = true }
+        if proper && !gravityVector { layout.properSource = properAcceleration ? "--proper-acceleration" : preset.map { "the \($0.rawValue) preset" } }
         if gravityVector { proper = false }
         if let timeColumn { layout.time = timeColumn }
         if let rate {
@@ -135,7 +144,10 @@ struct Import: ParsableCommand {
             layout.timeUnitStated = true
         }
         if let accelColumns { layout.accel = try Self.columns(accelColumns, option: "--accel-columns") }
-        if let accelUnit { layout.accelScale = accelUnit == .g ? 9.80665 : 1 }
+        if let accelUnit {
+            layout.accelScale = accelUnit == .g ? 9.80665 : 1
+            layout.accelUnitStated = true
+        }
         if let gyroColumns { layout.gyro = try Self.columns(gyroColumns, option: "--gyro-columns") }
         if let gyroUnit { layout.gyroScale = gyroUnit == .degreesPerSecond ? Double.pi / 180 : 1 }
         if let headerLines { layout.headerLines = headerLines }
@@ -190,7 +202,7 @@ struct Import: ParsableCommand {
                 writer = try SensorLogWriter(path: destination.temporaryPath, metadata: metadata, includesGyroscope: layout.gyro != nil)
             } catch { throw CleanExit.message("import: \(output): \(Self.message(of: error))", failing: true) }
             var previousTime = -Double.infinity
-            var sum = Vector3(0, 0, 0)
+            var evidence = GravitySignEvidence()
             var count = 0
             while true {
                 let row: Row
@@ -207,7 +219,7 @@ struct Import: ParsableCommand {
                 }
                 previousTime = time
                 let acceleration = matrix.apply(row.accel * layout.accelScale)
-                sum = sum + acceleration
+                evidence.add(time: time, acceleration: acceleration)
                 count += 1
                 let rate = row.gyro.map { matrix.apply($0 * layout.gyroScale) }
                 do {
@@ -215,7 +227,8 @@ struct Import: ParsableCommand {
                 } catch { throw CleanExit.message("import: \(output): \(Self.message(of: error))", failing: true) }
             }
             do { try writer.finish() } catch { throw CleanExit.message("import: \(output): \(Self.message(of: error))", failing: true) }
-            if count > 0 { try Self.checkGravitySign(mean: sum * (1 / Double(count)), layout: layout, input: input) }
+            try Self.checkScale(evidence, layout: layout, input: input)
+            try Self.checkGravitySign(evidence, layout: layout, input: input)
             try destination.commit()
             if output != "-" { printError("wrote \(count) samples to \(output)") }
         } catch {
@@ -287,40 +300,90 @@ struct Import: ParsableCommand {
         guard step > 10 || abs(first) >= 1e11 else { return nil }
         let example = FixedPointFormatter.string(first, decimals: 0)
         for unit in [TimeUnit.ms, .us, .ns] where (1e-4...10).contains(step * unit.seconds) {
-            printError("orientationctl: import: \(input): times such as \(example), \(FixedPointFormatter.string(step, decimals: 0)) apart, "
+            printError("orientationctl: import: \(input): times such as \(example), \(significant(step)) apart, "
                        + "are not seconds; reading them as \(unit.rawValue) (rows \(EventFormat.fixed(step * unit.seconds * 1000, decimals: 1)) ms apart). "
                        + "Give --time-unit to choose otherwise.")
             return unit
         }
-        throw CleanExit.message("import: \(input): times such as \(example), \(FixedPointFormatter.string(step, decimals: 0)) apart, are not seconds "
+        throw CleanExit.message("import: \(input): times such as \(example), \(significant(step)) apart, are not seconds "
                                 + "and fit no unit; give --time-unit (s, ms, us or ns)", failing: true)
     }
 
-    /// When nobody said which way the acceleration points (no preset, neither
-    /// --proper-acceleration nor --gravity-vector), a recording that on average reads portrait
-    /// upside down or face down almost always has the sign inverted: Android, the kernel's IIO
-    /// and most IMUs report proper acceleration (issue 21: Android data imported without
-    /// --proper-acceleration replayed as portrait-upside-down). Stops with the fix.
-    /// `mean` is the mean acceleration as imported (scaled, signed, through the mount matrix);
-    /// the import has written the log to its temporary file by then, and discards it.
-    static func checkGravitySign(mean: Vector3, layout: Layout, input: String) throws {
-        guard !layout.signStated else { return }
-        let reads: String
-        if mean.y > 4.9, mean.y >= abs(mean.x), mean.y >= abs(mean.z) {
-            reads = "portrait-upside-down"
-        } else if mean.z > 4.9, mean.z >= abs(mean.x), mean.z >= abs(mean.y) {
-            reads = "face-down"
-        } else {
+    /// The sign of the acceleration, decided from the recording (``GravitySignEvidence``: how
+    /// long it is steady upright or face up, against upside down or face down) when nobody said
+    /// which way it points (no preset, neither --proper-acceleration nor --gravity-vector).
+    /// Inverted stops with the fix and discards the log; too little evidence to tell imports it
+    /// as given and says so on standard error, naming both options (issue 27: a recording
+    /// upright 4 s, in landscape 4 s and face up 3 s passed the old check on the mean and
+    /// replayed upside down). With proper acceleration stated (--proper-acceleration or a preset)
+    /// and the result reading upside down or face down, a warning names --gravity-vector;
+    /// --gravity-vector is obeyed silently.
+    static func checkGravitySign(_ evidence: GravitySignEvidence, layout: Layout, input: String) throws {
+        let tally = evidence.tally().tally
+        let verdict = evidence.verdict()
+        let counts = "steady upright or face up \(seconds(tally.asGiven)), upside down or face down \(seconds(tally.inverted)), "
+            + "in landscape \(seconds(tally.landscape)), moving \(seconds(tally.unsteady))"
+        if layout.signStated {
+            if let source = layout.properSource, verdict == .inverted {
+                printError("orientationctl: import: \(input): negated as proper acceleration (\(source) says so), the device reads upside down or face down most of the time "
+                           + "(\(counts)); if the input already is the gravity vector (-g upward at rest), import it with --gravity-vector instead.")
+            }
             return
         }
-        let shown = [mean.x, mean.y, mean.z].map { EventFormat.fixed($0, decimals: 2) }.joined(separator: ", ")
-        throw CleanExit.message("""
-            import: \(input): on average the device reads \(reads) (mean acceleration \(shown) m/s²), so the sign is most likely inverted: \
-            the input looks like proper acceleration (+g upward at rest, as Android, the kernel's IIO and most IMUs report). \
-            Add --proper-acceleration to negate it; or, if the device really spent the recording \(reads == "face-down" ? "face down" : "upside down"), \
-            add --gravity-vector to import it as it is. Nothing was written.
-            """, failing: true)
+        switch verdict {
+        case .asGiven:
+            return
+        case .inverted:
+            throw CleanExit.message("""
+                import: \(input): the device reads upside down or face down far more than upright or face up (\(counts)), so the sign is most likely inverted: \
+                the input looks like proper acceleration (+g upward at rest, as Android, the kernel's IIO and most IMUs report). \
+                Add --proper-acceleration to negate it; or, if the device really spent the recording upside down or face down, \
+                add --gravity-vector to import it as it is. Nothing was written.
+                """, failing: true)
+        case .undecided:
+            printError("orientationctl: import: \(input): cannot tell the sign of the acceleration from the recording (\(counts)): "
+                       + "imported as given, as the gravity vector (-g upward at rest). If replay shows it upside down or face down, import it again "
+                       + "with --proper-acceleration; give --gravity-vector or --proper-acceleration to say which it is.")
+        }
     }
+
+    /// What a steady device reads for 1 g, checked against the unit (issue 27: data in g
+    /// imported as m/s² was caught only at replay, as "reads 1.0004059183841836 per g").
+    /// In g but read as m/s², or the reverse, stops naming the --accel-unit that fits; any
+    /// other scale (raw counts, a wrong factor, gravity removed) is a warning with the reading,
+    /// since replay and the daemon rescale it. Three significant digits.
+    static func checkScale(_ evidence: GravitySignEvidence, layout: Layout, input: String) throws {
+        guard let reading = evidence.tally().gravityReading else { return }
+        let g = 9.80665
+        func near(_ value: Double) -> Bool { abs(reading - value) <= 0.15 * value }
+        if near(g) { return }
+        let shown = significant(reading)
+        if near(1) {
+            throw CleanExit.message("import: \(input): a steady device reads \(shown) m/s² as imported, where gravity is 9.81 m/s²: "
+                                    + "the acceleration is in g, not m/s²; add --accel-unit g. Nothing was written.", failing: true)
+        }
+        if near(g * g) {
+            throw CleanExit.message("import: \(input): a steady device reads \(shown) m/s² as imported (read in g, multiplied by 9.81), where gravity is "
+                                    + "9.81 m/s²: the acceleration already is in m/s²; use --accel-unit m/s2. Nothing was written.", failing: true)
+        }
+        let hint = reading < g / 3 ? " Under a third of g: is it linear acceleration, with gravity removed? Import the total acceleration." : ""
+        printError("orientationctl: import: \(input): a steady device reads \(shown) m/s² for 1 g, neither m/s² nor g: check --accel-unit; "
+                   + "replay and orientationd rescale it by \(significant(g / reading)).\(hint)")
+    }
+
+    /// `1.00`, `9.81`, `96.2`, `16400`: three significant digits (at least the integer part).
+    static func significant(_ value: Double) -> String {
+        let magnitude = abs(value)
+        let decimals = magnitude >= 100 || magnitude == 0 ? 0 : magnitude >= 10 ? 1 : magnitude >= 1 ? 2 : 3
+        if magnitude >= 1000 {
+            let digits = Int(floor(log10(magnitude))) - 2
+            let unit = pow(10, Double(digits))
+            return EventFormat.fixed((value / unit).rounded() * unit, decimals: 0)
+        }
+        return EventFormat.fixed(value, decimals: decimals)
+    }
+
+    static func seconds(_ value: Double) -> String { "\(EventFormat.fixed(value, decimals: 1)) s" }
 
     /// A writer's error without its file (which is the temporary file, not the output).
     static func message(of error: any Error) -> String {

@@ -42,6 +42,7 @@ struct Monitor: AsyncParsableCommand {
         }
         var output = OutputBuffer()
         var connectedOnce = false
+        var lastFailure: String? = nil
         var sensor: SensorStatus? = nil
         let kinds = sensors.kinds
         let topics: [SubscriptionTopic]? = kinds.isEmpty ? nil : [.orientation] + kinds.map(SubscriptionTopic.init)
@@ -67,12 +68,15 @@ struct Monitor: AsyncParsableCommand {
             case .reading(let sensor):
                 output.appendLine(json ? ReadingFormat.json(sensor) : ReadingFormat.text(sensor))
             case .disconnected(let reason):
-                printError("orientationctl: disconnected: \(reason)\(once ? "" : "; reconnecting")")
+                // Never connected with --once: said once, with the reason, below (issue 27: the
+                // error came twice, the second time without why).
+                if connectedOnce || !once { printError("orientationctl: disconnected: \(reason)\(once ? "" : "; reconnecting")") }
+                lastFailure = String(describing: reason)
             }
             output.flush()
         }
         if !connectedOnce {
-            throw CleanExit.message("cannot connect to \(connection.socketPath)", failing: true)
+            throw CleanExit.message(lastFailure ?? "cannot connect to \(connection.socketPath)", failing: true)
         }
     }
 }

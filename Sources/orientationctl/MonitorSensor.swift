@@ -1,6 +1,7 @@
 import ArgumentParser
 import OrientationClient
 import OrientationCore
+import OrientationProtocol
 
 /// `orientationctl monitor-sensor` (also run as `monitor-sensor`): iio-sensor-proxy's
 /// `monitor-sensor` output for the accelerometer, from orientationd's socket, for the scripts
@@ -29,7 +30,10 @@ struct MonitorSensor: AsyncParsableCommand {
         prints Debian bookworm's monitor-sensor (3.0) lines instead, without the tilt, and \
         without flags watches all but the compass, as it did. Runs until interrupted, \
         reconnecting when the daemon restarts. Installed as `monitor-sensor`, it is that command.
-        """
+        """,
+        // Run as `monitor-sensor`, this is the root command: --version must answer (issue 27: it
+        // exited 64, unknown option).
+        version: "monitor-sensor (orientationd \(OrientationProtocol.softwareVersion))"
     )
 
     @OptionGroup var connection: ClientOptions

@@ -63,7 +63,7 @@ struct Replay: ParsableCommand {
         }
         output.flush()
         if !quiet, normalizer.isCorrecting, let measured = normalizer.deviceGravity {
-            printError("the recording's scale is wrong: a still device reads \(measured) per g; replayed rescaled by \(normalizer.factor), as orientationd would")
+            printError("the recording's scale is wrong: a still device reads \(Import.significant(measured)) per g; replayed rescaled by \(Import.significant(normalizer.factor)), as orientationd would")
         }
         if !quiet { printError(Self.summary(detector.statistics)) }
     }

@@ -40,8 +40,10 @@ struct Simulate: ParsableCommand {
             for scenario in all { print("\(scenario.category.rawValue.padding(to: 18))\(scenario.name)") }
             return
         }
-        let matches = all.filter { $0.name == name } + all.filter { $0.name != name && Self.matches($0.name, name) }
-        guard let scenario = matches.first, matches.count == 1 || matches[0].name == name else {
+        // A whole name, however typed, is that scenario even when it is part of a longer one.
+        let exact = all.filter { Self.canonical($0.name) == Self.canonical(name) }
+        let matches = exact + all.filter { !exact.map(\.name).contains($0.name) && Self.matches($0.name, name) }
+        guard let scenario = matches.first, matches.count == 1 || !exact.isEmpty else {
             if matches.isEmpty {
                 throw ValidationError("\"\(name)\": no scenario matches (run without a name to list them)")
             }
@@ -77,18 +79,20 @@ struct Simulate: ParsableCommand {
     }
 
     /// Whether `query` is part of scenario `name`, also when typed in ASCII: `->` or ` to ` for
-    /// `→`, `deg` or nothing for `°`, `-` for `–` (issue 21: the README's example matched four
-    /// scenarios, and `→` is hard to type).
+    /// `→`, `deg`, ` deg` or nothing for `°`, `-` for `–` (issue 21: the README's example matched
+    /// four scenarios, and `→` is hard to type; issue 27: `30deg` and whole names typed in ASCII).
     static func matches(_ name: String, _ query: String) -> Bool {
         if name.contains(query) { return true }
-        let plain = ascii(name)
-        let typed = ascii(query)
-        return [typed, typed.replacing(" to ", with: " -> "), typed.replacing(" deg", with: "").replacing("deg", with: "")].contains { !$0.isEmpty && plain.contains($0) }
+        let typed = canonical(query)
+        return !typed.isEmpty && canonical(name).contains(typed)
     }
 
-    /// The ASCII spelling of a scenario name: `→` as `->`, `–` as `-`, `°` dropped.
-    static func ascii(_ text: String) -> String {
-        text.replacing("→", with: "->").replacing("–", with: "-").replacing("°", with: "")
+    /// One spelling for names and queries: `→` and ` to ` as `->`, `–` as `-`, degrees (`°`,
+    /// `deg`, ` deg`) dropped, runs of blanks as one space.
+    static func canonical(_ text: String) -> String {
+        var s = text.replacing("→", with: "->").replacing(" to ", with: " -> ").replacing("–", with: "-")
+        s = s.replacing("°", with: "").replacing(" deg", with: "").replacing("deg", with: "")
+        return s.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
     }
 
     /// `--check`: every scenario at 10, 50 and 100 Hz, with and without a gyroscope.

@@ -20,6 +20,12 @@ struct DaemonSettings {
 
     static let serverSection = "server"
 
+    /// `$ORIENTATIOND_SOCKET` when set and not empty: above `[server] socket`, below `--socket`.
+    static var environmentSocket: String? {
+        guard let value = getenv("ORIENTATIOND_SOCKET").map({ String(cString: $0) }), !value.isEmpty else { return nil }
+        return value
+    }
+
     /// The settings from `command`'s configuration file (or `configPath` instead), then its
     /// options, which win. A reload calls this again, so the file is re-read and the options
     /// still win.
@@ -39,7 +45,7 @@ struct DaemonSettings {
                 case ("enable", "true"), ("enable", "yes"), ("enable", "1"): dbus = true
                 case ("enable", "false"), ("enable", "no"), ("enable", "0"): dbus = false
                 case ("enable", _): problems.append(ConfigFileError(source: path, line: entry.line, message: "enable: must be true or false, not \"\(ControlCharacters.quoted(entry.value))\""))
-                default: problems.append(ConfigFileError(source: path, line: entry.line, message: "unknown dbus setting \(ControlCharacters.quoted(entry.name)); known: enable"))
+                default: problems.append(ConfigFileError(source: path, line: entry.line, message: ConfigFile.unknown("dbus setting", entry.name, among: ["enable"])))
                 }
             }
             for entry in file.entries(in: "sensor") {
@@ -60,7 +66,9 @@ struct DaemonSettings {
 
         if command.dbus { dbus = true }
         if let selector = command.sensor { sensor.selector = selector }
-        if let socket = command.socket { server.socketPath = socket }
+        // The clients' variable too (issue 27: orientationctl obeyed it, orientationd did not, so
+        // a daemon and its clients silently used different sockets). The option wins.
+        if let socket = command.socket ?? Self.environmentSocket { server.socketPath = socket }
         if let text = command.socketMode {
             guard let mode = UInt32(text, radix: 8), mode <= 0o777 else { throw ValidationError("--socket-mode must be octal such as 0660, not \(ControlCharacters.quoted(text))") }
             server.socketMode = mode
@@ -148,7 +156,7 @@ struct DaemonSettings {
                 guard let v = Double(entry.value), v.isFinite, v >= 1 else { throw fail("must be a finite number, at least 1, not \"\(ControlCharacters.quoted(entry.value))\"") }
                 server.requestBurst = v
             default:
-                throw ConfigFileError(source: file.source, line: entry.line, message: "unknown server setting \(ControlCharacters.quoted(entry.name)); known: \(knownServerSettings.joined(separator: ", "))")
+                throw ConfigFileError(source: file.source, line: entry.line, message: ConfigFile.unknown("server setting", entry.name, among: knownServerSettings))
             }
     }
 

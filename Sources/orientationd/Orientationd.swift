@@ -48,7 +48,7 @@ struct Orientationd: AsyncParsableCommand {
     @Flag(help: "Shut down once a non-looping replay has ended. The replay starts with the first subscriber (or claim), as always.")
     var exitWhenDone = false
 
-    @Option(help: ArgumentHelp("The socket path (default /run/orientationd/orientationd.sock, or [server] socket).", valueName: "path"))
+    @Option(help: ArgumentHelp("The socket path (default $ORIENTATIOND_SOCKET, else [server] socket, else /run/orientationd/orientationd.sock; the clients read the same variable).", valueName: "path"))
     var socket: String?
 
     @Option(help: ArgumentHelp("Permission bits of the socket file, octal (default 0666).", valueName: "mode"))
@@ -169,7 +169,7 @@ struct Orientationd: AsyncParsableCommand {
                                                          dbus: settings.dbus, auxiliarySensors: replay == nil ? settings.auxiliary : nil,
                                                          sleeper: .onEventLoops, logger: logger)
         } catch let error as ServerError {
-            throw DaemonFailure(error.description)
+            throw DaemonFailure(error.description + Self.hint(for: error))
         }
         let command = self
         let reload: @Sendable () async -> Void = {
@@ -190,6 +190,20 @@ struct Orientationd: AsyncParsableCommand {
         SystemdIntegration.notify("READY=1\nSTATUS=\(await service.statusLine())")
         try await group.run()
         SystemdIntegration.notify("STOPPING=1")
+    }
+
+    /// What to do about a socket the daemon may not create (issue 27: an ordinary user got
+    /// `mkdir /run/orientationd: Permission denied` and no hint): empty for other errors.
+    static func hint(for error: ServerError) -> String {
+        let denied: Bool
+        switch error {
+        case let .system(_, _, code): denied = code == EACCES || code == EPERM || code == EROFS
+        case let .cannotListen(_, reason): denied = reason.contains("ermission denied") || reason.contains("ead-only")
+        default: denied = false
+        }
+        guard denied else { return "" }
+        return "; run orientationd as root (the systemd service does), or as yourself choose a socket you may create: "
+            + "--socket \"$XDG_RUNTIME_DIR/orientationd.sock\", or ORIENTATIOND_SOCKET=… exported for the daemon and its clients alike"
     }
 
     static func printToStandardError(_ line: String) {

@@ -19,7 +19,7 @@ enum Recorder {
                        duration: Double?, logger: Logger) async throws {
         let (_, choice, plan, matrix) = try await source.plan()
         guard let plan, let accel = choice.accelerometer, let matrix else {
-            throw IIOError.noAccelerometer
+            throw source.settings.selector.map { IIOError.noConfiguredSensor($0) } ?? IIOError.noAccelerometer
         }
         var metadata = SensorLogMetadata()
         metadata.append(key: "device", value: "\(accel.name) (\(accel.id))")

@@ -42,12 +42,12 @@ import TestSupport
     static let bad: [Bad] = [
         Bad(text: "[detector]\nsettle-time 0.2\n", message: "x.conf:2: expected \"name = value\", found \"settle-time 0.2\""),
         Bad(text: "settle-time = 0.2\n", message: "x.conf:1: \"settle-time = 0.2\" comes before any [section]"),
-        Bad(text: "[detektor]\n", message: "x.conf:1: unknown section [detektor]; known sections: [detector]"),
+        Bad(text: "[detektor]\n", message: "x.conf:1: unknown section [detektor]; did you mean [detector]? known sections: [detector]"),
         Bad(text: "[detector\n", message: "x.conf:1: malformed section header \"[detector\"; expected [name]"),
         Bad(text: "[detector]\n = 3\n", message: "x.conf:2: missing name before \"=\""),
         Bad(text: "[detector]\ndead-band = 30\n\ndead-band = 40\n", message: "x.conf:4: dead-band is set twice in [detector] (first on line 2)"),
         Bad(text: "[detector]\n# tuned\nsettle-tme = 0.1\n", message: "x.conf:3: unknown detector parameter settle-tme; did you mean 'settle-time'?"),
-        Bad(text: "[detector]\nsettle-time = soon\n", message: "x.conf:2: settle-time: \"soon\" is not a number"),
+        Bad(text: "[detector]\nsettle-time = soon\n", message: "x.conf:2: settle-time: \"soon\" is not a number (in s, such as 0.2 or 0.2 s)"),
         Bad(text: "[detector]\nface-up-exit-tilt = 80\nsettle-time = 0.1\n",
             message: "x.conf:2: face-up-exit-tilt (80.0) must be above 0 and below face-up-enter-tilt (78.0), or face-up could never be left"),
     ]

@@ -25,9 +25,9 @@ import Testing
         Bad(assignments: ["still-angle": "30"], message: "still-angle (30.0) must be below swing-angle (25.0)"),
         Bad(assignments: ["gyro-quiet-rate": "100"], message: "gyro-quiet-rate (100.0) must not exceed gyro-hold-rate (60.0)"),
         Bad(assignments: ["minimum-magnitude": "12"], message: "minimum-magnitude (12.0) must be below gravity (9.80665), or no sample would ever count"),
-        Bad(assignments: ["settle-time": "fast"], message: "settle-time: \"fast\" is not a number"),
-        Bad(assignments: ["settle-time": "nan"], message: "settle-time: \"nan\" is not a number"),
-        Bad(assignments: ["portrait-tilt": "10"], message: "portrait-tilt: \"10\" is not a tilt range such as -50..72"),
+        Bad(assignments: ["settle-time": "fast"], message: "settle-time: \"fast\" is not a number (in s, such as 0.2 or 0.2 s)"),
+        Bad(assignments: ["settle-time": "nan"], message: "settle-time: \"nan\" is not a number (in s, such as 0.2 or 0.2 s)"),
+        Bad(assignments: ["portrait-tilt": "10"], message: "portrait-tilt: \"10\" is not a tilt range such as -50..72 or -50..72 deg"),
         Bad(assignments: ["setle-time": "0.1"], message: "setle-time: unknown detector parameter; did you mean 'settle-time'?"),
         Bad(assignments: ["colour": "blue"], message: "colour: unknown detector parameter (orientationctl parameters lists them)"),
     ]

@@ -43,16 +43,16 @@ import Testing
         #expect(states.last == "absent", "\(states)")
 
         let get = runProcess([Build.orientationctl, "get", "--socket", socket]).stdout
-        #expect(get.contains("sensor:      absent: cannot open iio: no display accelerometer found; see orientationd --list-sensors"), "\(get)")
+        #expect(get.contains("sensor:      absent: cannot open iio: the configured sensor no-such-sensor-here is not there: no accelerometer matches it; see orientationd --list-sensors"), "\(get)")
         #expect(get.contains("subscribers: 1"), "\(get)")
         let json = try JSONReader.parse(Array(runProcess([Build.orientationctl, "get", "--json", "--socket", socket]).stdout.utf8))
         #expect(json["sensor"]?.stringValue == "absent")
-        #expect(json["sensor-reason"]?.stringValue?.contains("no display accelerometer found") == true)
+        #expect(json["sensor-reason"]?.stringValue?.contains("the configured sensor no-such-sensor-here is not there: no accelerometer matches it") == true)
 
         let monitor = try ChildProcess([Build.orientationctl, "monitor", "--socket", socket], directory: dir)
         let deadline = monotonicNow() + 20
         while monotonicNow() < deadline, !monitor.stdout.contains("sensor absent") { usleep(20_000) }
-        #expect(monitor.stdout.hasPrefix("- unknown\nsensor absent: cannot open iio: no display accelerometer found; see orientationd --list-sensors\n"),
+        #expect(monitor.stdout.hasPrefix("- unknown\nsensor absent: cannot open iio: the configured sensor no-such-sensor-here is not there: no accelerometer matches it; see orientationd --list-sensors\n"),
                 "\(monitor.stdout)")
         _ = monitor.terminate()
 
@@ -66,7 +66,7 @@ import Testing
             if closed.contains("subscribers: 0") && closed.contains("sensor:      closed") { break }
             usleep(20_000)
         }
-        #expect(closed.contains("sensor:      closed (nobody subscribes): at the last attempt: cannot open iio: no display accelerometer found; see orientationd --list-sensors"),
+        #expect(closed.contains("sensor:      closed (nobody subscribes): at the last attempt: cannot open iio: the configured sensor no-such-sensor-here is not there: no accelerometer matches it; see orientationd --list-sensors"),
                 "\(closed)")
         #expect(daemon.terminate() == 0, "\(daemon.stderr)")
     }
@@ -79,7 +79,7 @@ import Testing
         let daemon = try ChildProcess([Build.orientationd, "--sensor", "no-such-sensor-here", "--socket", socket], directory: dir)
         #expect(waitForSocket(socket))
         let follow = try ChildProcess([Build.orientationctl, "follow", "--socket", socket], directory: dir)
-        #expect(follow.waitForStderr(containing: "orientationctl: sensor absent: cannot open iio: no display accelerometer found; see orientationd --list-sensors",
+        #expect(follow.waitForStderr(containing: "orientationctl: sensor absent: cannot open iio: the configured sensor no-such-sensor-here is not there: no accelerometer matches it; see orientationd --list-sensors",
                                      timeout: 20), "\(follow.stderr)")
         #expect(!follow.stdout.contains("sensor"), "\(follow.stdout)")
         _ = follow.terminate()

@@ -38,8 +38,12 @@ import Testing
             selector: "bmc150_accel", accelerometer: "iio:device1", gyroscope: nil),
         Row(name: "a configured udev property wins", sensors: [sensor(0, .accelerometer), sensor(1, .accelerometer, properties: ["ID_PATH": "i2c-x"])],
             selector: "ID_PATH=i2c-x", accelerometer: "iio:device1", gyroscope: nil),
-        Row(name: "a selector matching nothing falls back", sensors: [sensor(0, .accelerometer)], selector: "nope",
-            accelerometer: "iio:device0", gyroscope: nil),
+        // Issue 27: a selector that matches no accelerometer chooses none: reading another
+        // sensor than the one named would be a silent wrong answer (it used to fall back).
+        Row(name: "a selector matching nothing chooses none", sensors: [sensor(0, .accelerometer)], selector: "nope",
+            accelerometer: nil, gyroscope: nil),
+        Row(name: "a selector matching a gyroscope chooses none", sensors: [sensor(0, .accelerometer), sensor(1, .gyroscope)], selector: "iio:device1",
+            accelerometer: nil, gyroscope: nil),
     ]
 
     @Test(arguments: rows)
@@ -48,7 +52,9 @@ import Testing
         #expect(choice.accelerometer?.id == row.accelerometer)
         #expect(choice.gyroscope?.id == row.gyroscope)
         #expect(row.sensors.allSatisfy { choice.reasons[$0.id] != nil }, "every device gets a reason")
-        if row.selector == "nope" { #expect(choice.warnings == ["--sensor nope matches no IIO device; choosing automatically"]) }
+        if row.selector == "nope" {
+            #expect(choice.warnings == ["--sensor nope matches no sensor; none is used until one that matches appears (orientationd --list-sensors lists them)"])
+        }
     }
 
     @Test func mountMatrixSelectionFallsThroughInvalidSources() {

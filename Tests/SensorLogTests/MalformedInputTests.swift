@@ -10,7 +10,7 @@ private let gyroHeader = magic + "time,accel_x,accel_y,accel_z,gyro_x,gyro_y,gyr
 let malformedCases: [(input: String, error: String, samplesBefore: Int)] = [
     ("", "t.log: not an orientationd log: the file is empty (the first line must be \"# orientationd-log v1\")", 0),
     ("time,accel_x,accel_y,accel_z\n0,1,2,3\n",
-     "t.log:1: not an orientationd log: the first line must be \"# orientationd-log v1\", found \"time,accel_x,accel_y,accel_z\"", 0),
+     "t.log:1: not an orientationd log: the first line must be \"# orientationd-log v1\", found \"time,accel_x,accel_y,accel_z\"; for a CSV from another tool, convert it first: orientationctl import --help", 0),
     ("\u{1}binary\u{0}garbage that goes on and on and on for a long while\n",
      "t.log:1: not an orientationd log: the first line must be \"# orientationd-log v1\", found \"?binary?garbage that goes on and on and …\"", 0),
     ("# orientationd-log v3\ntime,accel_x,accel_y,accel_z\n",
