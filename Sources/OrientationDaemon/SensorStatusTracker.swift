@@ -55,7 +55,9 @@ final class SensorStatusTracker: Sendable {
         update { inputs in
             inputs.active = active
             if active { return inputs.claimed ? SensorStatus(.open) : inputs.status }
-            return inputs.claimed ? SensorStatus(.opening) : SensorStatus(.closed)
+            if inputs.claimed { return SensorStatus(.opening) }
+            // Closed after the last release: keep what the last attempt found.
+            return inputs.status.state == .closed ? inputs.status : SensorStatus(.closed)
         }
     }
 
@@ -63,7 +65,9 @@ final class SensorStatusTracker: Sendable {
     func failed(_ reason: String, present: Bool) {
         update { inputs in
             if inputs.present != nil { inputs.present = present }  // live sensors only
-            guard inputs.claimed else { return SensorStatus(.closed) }
+            // A failure that lands after the last release (the pipeline's close races it) is
+            // still news to a `get`: closed, with what the attempt found.
+            guard inputs.claimed else { return SensorStatus(.closed, reason: "at the last attempt: \(reason)") }
             return SensorStatus(present ? .failed : .absent, reason: reason)
         }
     }

@@ -36,7 +36,9 @@ import Testing
             owner.ready()  // the hook is in place
             // Busy in a call the hook interrupts, until the test has done its part (a body that
             // left at the wake-up would remove the hook before requestStop calls it).
-            let deadline = OwnerThreadTests.now() + 5
+            // (Bounded only so that a broken build cannot hang: the pool may take long to resume
+            // the test under a loaded full run.)
+            let deadline = OwnerThreadTests.now() + 120
             while !flags.released.load(ordering: .sequentiallyConsistent) && OwnerThreadTests.now() < deadline { usleep(1000) }
             // Removing the hook waits for its running call: what it touches is not freed under it.
             owner.setCancelHook(nil)
@@ -46,7 +48,7 @@ import Testing
         // Another thread (a real one: the test blocks a pool thread below) asks for the stop.
         let stopper = OwnerThread(name: "od-test-stop") { _ in owner.requestStop() }
         try? stopper.start()
-        let deadline = Self.now() + 5
+        let deadline = Self.now() + 60
         while !flags.hookEntered.load(ordering: .sequentiallyConsistent) && Self.now() < deadline { usleep(1000) }
         owner.ready()  // takes the owner's lock (idempotent) while the hook runs
         flags.released.store(true, ordering: .sequentiallyConsistent)
