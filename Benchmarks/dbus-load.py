@@ -18,6 +18,15 @@
       dbus-load.py claimers --address A --count N --hold S
       dbus-load.py socket-toggle --socket P --seconds S [--connections 64] [--rate 20]
       dbus-load.py watch --address A --socket P --seconds S   (a legitimate client: latencies)
+      dbus-load.py claim-and-leave --address A --connections N [--hold S] [--seconds S]
+          (issue 26: N connections each send ClaimAccelerometer without waiting for the answer and
+          leave after --hold seconds; with --seconds, one connection after another, claiming and
+          leaving at once, until the time is up)
+      dbus-load.py claimer --address A --seconds S [--every E]
+          (issue 26: a legitimate user claiming on a new connection every E seconds: how long
+          each claim took to be answered, and how)
+      dbus-load.py big-message --address A [--megabytes 30] [--calls 39]
+          (issue 26: malformed calls, one of them carrying a large `ay`)
     Run them as the user to act as (setpriv); nothing is asserted here.
 
 /usr/bin/python3 on purpose: it is Debian's, with python3-dbus and python3-gi.
@@ -183,6 +192,93 @@ def watch(address, path, seconds):
             "claim_reply_ms": claim_ms, "orientation_after_claim": first}
 
 
+def claim_message():
+    import dbus.lowlevel
+    return dbus.lowlevel.MethodCallMessage(NAME, PATH, IFACE, "ClaimAccelerometer")
+
+
+def claim_and_leave(address, connections, hold, seconds):
+    """Connections that claim and leave without waiting for the answer: at once (`connections`
+    of them, left after `hold` s), or one after another for `seconds`."""
+    import dbus
+    opened, failed = 0, 0
+    if seconds > 0:
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            try:
+                bus = dbus.bus.BusConnection(address)
+            except dbus.exceptions.DBusException:
+                failed += 1
+                time.sleep(0.01)
+                continue
+            bus.send_message(claim_message())
+            bus.flush()
+            bus.close()
+            opened += 1
+        return {"connections": opened, "connect_failed": failed}
+    held = []
+    for _ in range(connections):
+        try:
+            bus = dbus.bus.BusConnection(address)
+        except dbus.exceptions.DBusException:
+            failed += 1
+            continue
+        bus.send_message(claim_message())
+        bus.flush()
+        held.append(bus)
+    time.sleep(hold)  # holding the connections is the load
+    for bus in held:
+        bus.close()
+    return {"connections": len(held), "connect_failed": failed}
+
+
+def claimer(address, seconds, every):
+    """A legitimate user: a new connection every `every` s claims the accelerometer, releases it
+    and leaves; how long each claim took, and the errors."""
+    import dbus
+    latencies, errors, end = [], {}, time.monotonic() + seconds
+    while True:
+        start = time.monotonic()
+        try:
+            bus = dbus.bus.BusConnection(address)
+            try:
+                bus.call_blocking(NAME, PATH, IFACE, "ClaimAccelerometer", "", (), timeout=30)
+                latencies.append((time.monotonic() - start) * 1000)
+                bus.call_blocking(NAME, PATH, IFACE, "ReleaseAccelerometer", "", (), timeout=30)
+            finally:
+                bus.close()
+        except dbus.exceptions.DBusException as e:
+            name = e.get_dbus_name() or "connect"
+            errors[name] = errors.get(name, 0) + 1
+            errors.setdefault("first_message", e.get_dbus_message())
+            latencies.append((time.monotonic() - start) * 1000)
+        if time.monotonic() >= end:
+            break
+        time.sleep(max(0, every - (time.monotonic() - start)))
+    return {"claims": len(latencies), "allowed": len(latencies) - sum(v for k, v in errors.items() if k != "first_message"),
+            "errors": errors, "latencies_ms": [round(x) for x in latencies], "max_ms": round(max(latencies)) if latencies else -1}
+
+
+def big_message(address, megabytes, calls):
+    """Malformed calls (wrong arguments, unknown members), one carrying a `megabytes` MB `ay`."""
+    import dbus
+    bus = dbus.bus.BusConnection(address)
+    errors = {}
+    for k in range(calls):
+        if k == calls // 2:
+            args, signature = (dbus.ByteArray(b"\0" * int(megabytes * 1024 * 1024)),), "ay"
+        else:
+            args, signature = ("x" * 1024 * (k % 8),), "s"
+        member = "ClaimAccelerometer" if k % 3 else "NoSuchMember"
+        try:
+            bus.call_blocking(NAME, PATH, IFACE, member, signature, args, timeout=30)
+            errors["none"] = errors.get("none", 0) + 1
+        except dbus.exceptions.DBusException as e:
+            errors[e.get_dbus_name()] = errors.get(e.get_dbus_name(), 0) + 1
+    bus.close()
+    return {"calls": calls, "answers": errors}
+
+
 # MARK: - The benchmark
 
 class Bus:
@@ -334,6 +430,19 @@ def main():
     t.add_argument("--seconds", type=float, default=10)
     t.add_argument("--connections", type=int, default=64)
     t.add_argument("--rate", type=float, default=20)
+    a = sub.add_parser("claim-and-leave")
+    a.add_argument("--address", required=True)
+    a.add_argument("--connections", type=int, default=200)
+    a.add_argument("--hold", type=float, default=0)
+    a.add_argument("--seconds", type=float, default=0)
+    m = sub.add_parser("claimer")
+    m.add_argument("--address", required=True)
+    m.add_argument("--seconds", type=float, default=10)
+    m.add_argument("--every", type=float, default=0.5)
+    g = sub.add_parser("big-message")
+    g.add_argument("--address", required=True)
+    g.add_argument("--megabytes", type=float, default=30)
+    g.add_argument("--calls", type=int, default=39)
     w = sub.add_parser("watch")
     w.add_argument("--address", required=True)
     w.add_argument("--socket", required=True)
@@ -345,6 +454,12 @@ def main():
         result = claim_flood(args.address, args.seconds, args.in_flight)
     elif args.command == "claimers":
         result = claimers(args.address, args.count, args.hold)
+    elif args.command == "claim-and-leave":
+        result = claim_and_leave(args.address, args.connections, args.hold, args.seconds)
+    elif args.command == "claimer":
+        result = claimer(args.address, args.seconds, args.every)
+    elif args.command == "big-message":
+        result = big_message(args.address, args.megabytes, args.calls)
     elif args.command == "socket-toggle":
         result = socket_toggle(args.socket, args.seconds, args.connections, args.rate)
     else:
