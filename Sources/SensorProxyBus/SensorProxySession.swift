@@ -300,8 +300,7 @@ final class SensorProxySession {
             let reason = message ?? "polkit failed"
             let (log, suppressed) = polkitLog.admit(now: OwnerThread.monotonic())
             if log {
-                logger.warning("a polkit check failed; the claim is refused", metadata: ["reason": "\(reason)",
-                                                                                          "failures-not-logged": "\(suppressed)"])
+                logger.warning("a polkit check failed", metadata: ["reason": "\(reason)", "failures-not-logged": "\(suppressed)"])
             }
             outcome = .failed(reason)
         }
