@@ -262,7 +262,8 @@ final class SensorProxySession {
         var buffer = [CChar](repeating: 0, count: 64)
         var active: Int32 = 0
         let found = od_pid_session(pid, &buffer, UInt32(buffer.count), &active) >= 0
-        return PolkitChecks.Subject(uid: uid, session: found ? String(cString: buffer) : "", active: found && active != 0)
+        let session = found ? String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+        return PolkitChecks.Subject(uid: uid, session: session, active: found && active != 0)
     }
 
     /// Carries out what ``PolkitChecks`` says: sends checks, answers waiting callers.
