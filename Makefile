@@ -90,7 +90,10 @@ bench-idle: setup
 ## Issue 9's three denial-of-service loads at once (as other users; needs root): root's get
 ## latency, fresh connections, the daemon's memory and CPU. SECONDS=120 by default. Then issue
 ## 18's D-Bus and claim loads, one after the other (Benchmarks/dbus-load.py; DBUS_SECONDS=20 each):
-## sensor opens, log lines, PropertiesChanged latency, whether the daemon keeps the bus.
+## sensor opens, log lines, PropertiesChanged latency, whether the daemon keeps the bus; and
+## issue 26's, with a stand-in polkit (Benchmarks/polkit-standin.py): a polkit that never answers
+## one uid, a slow polkit with vanishing callers, a claim loop's polkit checks (another user's
+## claim latency during and after each), RSS after 30 MB messages, log lines after 1,500 SIGHUPs.
 bench-dos: setup
 	$(RELEASE) --product orientationd
 	Benchmarks/dos-load.py --seconds $(or $(SECONDS),120) --report bench-dos.md .build/release/orientationd

@@ -10,7 +10,13 @@
              socket: PropertiesChanged latency after each socket event;
           3. 512 claimers (two uids, 256 connections each): claims granted/refused, whether the
              daemon kept its bus connection, whether the legitimate claimer still gets changes;
-          4. 64 socket connections toggling subscribe/unsubscribe at 20/s: sensor opens, log lines.
+          4. 64 socket connections toggling subscribe/unsubscribe at 20/s: sensor opens, log lines;
+        and issue 26's, with Benchmarks/polkit-standin.py as polkit:
+          5. polkit never answers uid 65534, which opens 2 × 200 connections that claim and leave;
+          6. polkit answers one check per 0.2 s, uids 65534 and 33 claim and leave in a loop;
+             in both, uid 1000 claims every 0.5 s during the attack and once after it;
+          7. a claim/release loop of uid 65534 (64 in flight): the checks polkit got;
+          8. malformed calls with a 30 MB `ay`, three times: the daemon's RSS; 1,500 SIGHUPs: log lines.
         Prints a Markdown report (quoted in docs/PERFORMANCE.md). Needs root (setuid children).
 
     The loads alone, for the integration tests (JSON on stdout):
@@ -18,6 +24,15 @@
       dbus-load.py claimers --address A --count N --hold S
       dbus-load.py socket-toggle --socket P --seconds S [--connections 64] [--rate 20]
       dbus-load.py watch --address A --socket P --seconds S   (a legitimate client: latencies)
+      dbus-load.py claim-and-leave --address A --connections N [--hold S] [--seconds S]
+          (issue 26: N connections each send ClaimAccelerometer without waiting for the answer and
+          leave after --hold seconds; with --seconds, one connection after another, claiming and
+          leaving at once, until the time is up)
+      dbus-load.py claimer --address A --seconds S [--every E]
+          (issue 26: a legitimate user claiming on a new connection every E seconds: how long
+          each claim took to be answered, and how)
+      dbus-load.py big-message --address A [--megabytes 30] [--calls 39]
+          (issue 26: malformed calls, one of them carrying a large `ay`)
     Run them as the user to act as (setpriv); nothing is asserted here.
 
 /usr/bin/python3 on purpose: it is Debian's, with python3-dbus and python3-gi.
@@ -183,6 +198,93 @@ def watch(address, path, seconds):
             "claim_reply_ms": claim_ms, "orientation_after_claim": first}
 
 
+def claim_message():
+    import dbus.lowlevel
+    return dbus.lowlevel.MethodCallMessage(NAME, PATH, IFACE, "ClaimAccelerometer")
+
+
+def claim_and_leave(address, connections, hold, seconds):
+    """Connections that claim and leave without waiting for the answer: at once (`connections`
+    of them, left after `hold` s), or one after another for `seconds`."""
+    import dbus
+    opened, failed = 0, 0
+    if seconds > 0:
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            try:
+                bus = dbus.bus.BusConnection(address)
+            except dbus.exceptions.DBusException:
+                failed += 1
+                time.sleep(0.01)
+                continue
+            bus.send_message(claim_message())
+            bus.flush()
+            bus.close()
+            opened += 1
+        return {"connections": opened, "connect_failed": failed}
+    held = []
+    for _ in range(connections):
+        try:
+            bus = dbus.bus.BusConnection(address)
+        except dbus.exceptions.DBusException:
+            failed += 1
+            continue
+        bus.send_message(claim_message())
+        bus.flush()
+        held.append(bus)
+    time.sleep(hold)  # holding the connections is the load
+    for bus in held:
+        bus.close()
+    return {"connections": len(held), "connect_failed": failed}
+
+
+def claimer(address, seconds, every):
+    """A legitimate user: a new connection every `every` s claims the accelerometer, releases it
+    and leaves; how long each claim took, and the errors."""
+    import dbus
+    latencies, errors, end = [], {}, time.monotonic() + seconds
+    while True:
+        start = time.monotonic()
+        try:
+            bus = dbus.bus.BusConnection(address)
+            try:
+                bus.call_blocking(NAME, PATH, IFACE, "ClaimAccelerometer", "", (), timeout=30)
+                latencies.append((time.monotonic() - start) * 1000)
+                bus.call_blocking(NAME, PATH, IFACE, "ReleaseAccelerometer", "", (), timeout=30)
+            finally:
+                bus.close()
+        except dbus.exceptions.DBusException as e:
+            name = e.get_dbus_name() or "connect"
+            errors[name] = errors.get(name, 0) + 1
+            errors.setdefault("first_message", e.get_dbus_message())
+            latencies.append((time.monotonic() - start) * 1000)
+        if time.monotonic() >= end:
+            break
+        time.sleep(max(0, every - (time.monotonic() - start)))
+    return {"claims": len(latencies), "allowed": len(latencies) - sum(v for k, v in errors.items() if k != "first_message"),
+            "errors": errors, "latencies_ms": [round(x) for x in latencies], "max_ms": round(max(latencies)) if latencies else -1}
+
+
+def big_message(address, megabytes, calls):
+    """Malformed calls (wrong arguments, unknown members), one carrying a `megabytes` MB `ay`."""
+    import dbus
+    bus = dbus.bus.BusConnection(address)
+    errors = {}
+    for k in range(calls):
+        if k == calls // 2:
+            args, signature = (dbus.ByteArray(b"\0" * int(megabytes * 1024 * 1024)),), "ay"
+        else:
+            args, signature = ("x" * 1024 * (k % 8),), "s"
+        member = "ClaimAccelerometer" if k % 3 else "NoSuchMember"
+        try:
+            bus.call_blocking(NAME, PATH, IFACE, member, signature, args, timeout=30)
+            errors["none"] = errors.get("none", 0) + 1
+        except dbus.exceptions.DBusException as e:
+            errors[e.get_dbus_name()] = errors.get(e.get_dbus_name(), 0) + 1
+    bus.close()
+    return {"calls": calls, "answers": errors}
+
+
 # MARK: - The benchmark
 
 class Bus:
@@ -198,7 +300,15 @@ class Bus:
         config = re.sub(r"<listen>.*?</listen>", f"<listen>unix:path={socket_path}</listen>", config)
         config = re.sub(r"<pidfile>.*?</pidfile>", "", config)
         policy = os.path.join(REPOSITORY, "config", "net.hadess.SensorProxy.conf")
-        config = config.replace("</busconfig>", f"<include>{policy}</include>\n</busconfig>")
+        # polkit's own bus policy, for the stand-in polkit of issue 26's loads (root owns the name,
+        # everyone may call it); with nobody owning the name, claims are unchecked as before.
+        polkit = os.path.join(directory, "polkit.conf")
+        with open(polkit, "w") as f:
+            f.write('<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN" '
+                    '"http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">\n<busconfig>'
+                    '<policy user="root"><allow own="org.freedesktop.PolicyKit1"/></policy>'
+                    '<policy context="default"><allow send_destination="org.freedesktop.PolicyKit1"/></policy></busconfig>\n')
+        config = config.replace("</busconfig>", f"<include>{policy}</include>\n<include>{polkit}</include>\n</busconfig>")
         with open(os.path.join(directory, "system.conf"), "w") as f:
             f.write(config)
         self.process = subprocess.Popen(["/usr/bin/dbus-daemon", f"--config-file={directory}/system.conf", "--nofork", "--nopidfile"])
@@ -278,17 +388,29 @@ def bench(args):
                          "lost_bus": "lost the system bus" in added, "loads": outputs, "watch": watched}
         time.sleep(2)  # let the release delay run out between phases
 
+    try:
+        polkit_results = run_phases(args, phase, bus, sock, directory, daemon, log_path)
+    finally:
+        daemon.send_signal(signal.SIGTERM)
+        daemon.wait(timeout=20)
+        bus.stop()
+    report(args, results, polkit_results)
+
+
+def run_phases(args, phase, bus, sock, directory, daemon, log_path):
     seconds = str(args.seconds)
+    if args.only_polkit:
+        return polkit_phases(args, directory, bus, daemon, log_path)
     phase("flood-alone", [(65534, ["claim-flood", "--address", bus.address, "--seconds", seconds])])
     phase("flood-and-legit", [(65534, ["claim-flood", "--address", bus.address, "--seconds", seconds])], watcher=True)
     phase("socket-toggle", [(65534, ["socket-toggle", "--socket", sock, "--seconds", seconds])])
     # Last: before issue 18 this one knocked the daemon off the bus.
     phase("512-claimers", [(65534, ["claimers", "--address", bus.address, "--count", "256", "--hold", seconds]),
                            (33, ["claimers", "--address", bus.address, "--count", "256", "--hold", seconds])], watcher=True)
-    daemon.send_signal(signal.SIGTERM)
-    daemon.wait(timeout=20)
-    bus.stop()
+    return polkit_phases(args, directory, bus, daemon, log_path)
 
+
+def report(args, results, polkit_results):
     def latency_cells(r):
         w = r["watch"]
         if not w:
@@ -298,7 +420,7 @@ def bench(args):
         return (f"{w['socket_events']} / {len(lat)}" + (f" ({lost} never)" if lost else ""),
                 f"{percentile(lat, 50):.0f} / {percentile(lat, 99):.0f} / {max(lat) if lat else float('nan'):.0f}")
 
-    lines = [f"`Benchmarks/dbus-load.py bench` ({args.seconds:.0f} s per load, `{os.path.basename(args.daemon)}` replaying the "
+    lines = [] if not results else [f"`Benchmarks/dbus-load.py bench` ({args.seconds:.0f} s per load, `{os.path.basename(args.daemon)}` replaying the "
              "bundled recording in a loop at 4×, log level info, private system-like bus):", "",
              "| load | sensor opens / closes | log lines (bytes) | daemon CPU % | lost the bus | socket events / PropertiesChanged seen | latency p50 / p99 / max ms | what the load got |",
              "|---|---:|---:|---:|---|---:|---:|---|"]
@@ -307,11 +429,91 @@ def bench(args):
         got = "; ".join(json.dumps(o, sort_keys=True) for o in r["loads"])
         lines.append(f"| {name} | {r['opens']} / {r['closes']} | {r['log_lines']} ({r['log_bytes']}) | {r['cpu_percent']:.0f} | "
                      f"{'yes' if r['lost_bus'] else 'no'} | {seen} | {latency} | {got} |")
+    lines += ["", "Issue 26, with a stand-in polkit (`Benchmarks/polkit-standin.py`); uid 1000 claims on a new connection every 0.5 s "
+              "during the attack, and once after it:", "",
+              "| load | uid 1000 during: allowed / claims | during: p50 / max ms | after: answer, ms | polkit checks | what the load got |",
+              "|---|---:|---:|---|---:|---|"]
+    labels = {"hung-polkit": "polkit never answers uid 65534; 2 × 200 of its connections claim and leave",
+              "slow-polkit": "polkit answers one check per 0.2 s; uids 65534 and 33 claim and leave in a loop",
+              "claim-loop": "claim/release loop of uid 65534, 64 in flight"}
+    for name, r in polkit_results["phases"].items():
+        d, a = r["during"] or {}, r["after"] or {}
+        lat = d.get("latencies_ms", [])
+        during = f"{d.get('allowed', '—')} / {d.get('claims', '—')}" + (f" ({json.dumps(d['errors'])})" if d.get("errors") else "")
+        after = ("allowed" if a.get("allowed") else json.dumps(a.get("errors"))) + f", {a.get('max_ms', '—')}" if a else "—"
+        got = "; ".join(json.dumps(o, sort_keys=True) for o in r["loads"])
+        lines.append(f"| {labels[name]} | {during} | {percentile(lat, 50):.0f} / {max(lat) if lat else float('nan'):.0f} | {after} | "
+                     f"{r['checks']} | {got} |")
+    m = polkit_results["memory"]
+    lines += ["", f"Memory: RSS {m['before_kb']} kB before 3 × (39 malformed calls, one a 30 MB `ay`), {m['after_kb']} kB after "
+              f"(peak {m['peak_kb']} kB). Reload log: {m['sighups']} SIGHUPs, {m['reload_lines']} \"configuration reloaded\" lines."]
     text = "\n".join(lines)
     print(text)
     if args.report:
         with open(args.report, "w") as f:
             f.write(text + "\n")
+
+
+def polkit_phases(args, directory, bus, daemon, log_path):
+    """Issue 26's loads: a stand-in polkit per phase, uid 1000 claiming during and after."""
+    standin = os.path.join(HERE, "polkit-standin.py")
+    phases = {}
+
+    def run(name, standin_args, loads, seconds):
+        checks = os.path.join(directory, f"{name}-checks.log")
+        ready = os.path.join(directory, f"{name}-standin.out")
+        polkit = subprocess.Popen(["/usr/bin/python3", standin, "--address", bus.address, "--log", checks] + standin_args,
+                                  stdout=open(ready, "w"), stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and "ready" not in open(ready).read():
+            time.sleep(0.02)
+        try:
+            children = [as_user(uid, load, os.path.join(directory, f"{name}-{k}.json")) for k, (uid, load) in enumerate(loads)]
+            during_path = os.path.join(directory, f"{name}-during.json")
+            as_user(1000, ["claimer", "--address", bus.address, "--seconds", str(seconds), "--every", "0.5"], during_path).wait()
+            for child in children:
+                child.wait()
+            after_path = os.path.join(directory, f"{name}-after.json")
+            as_user(1000, ["claimer", "--address", bus.address, "--seconds", "0"], after_path).wait()
+        finally:
+            polkit.terminate()
+            polkit.wait()
+
+        def read(path):
+            try:
+                return json.load(open(path))
+            except Exception:
+                return None
+        phases[name] = {"during": read(during_path), "after": read(after_path), "checks": sum(1 for _ in open(checks)),
+                        "loads": [read(os.path.join(directory, f"{name}-{k}.json")) for k in range(len(children))]}
+        time.sleep(6)  # past the verdicts' 5 s reuse: the next phase starts unanswered
+
+    seconds = str(args.seconds)
+    run("hung-polkit", ["--hang-uid", "65534"],
+        [(65534, ["claim-and-leave", "--address", bus.address, "--connections", "200", "--hold", "5"])] * 2, 10)
+    run("slow-polkit", ["--delay", "0.2"],
+        [(uid, ["claim-and-leave", "--address", bus.address, "--seconds", seconds]) for uid in (65534, 33)], args.seconds)
+    run("claim-loop", [],
+        [(65534, ["claim-flood", "--address", bus.address, "--seconds", seconds])], args.seconds)
+
+    def rss(key="VmRSS"):
+        for line in open(f"/proc/{daemon.pid}/status"):
+            if line.startswith(key + ":"):
+                return int(line.split()[1])
+        return -1
+    as_user(65534, ["big-message", "--address", bus.address, "--megabytes", "0.1"], os.devnull).wait()
+    before = rss()
+    for _ in range(3):
+        as_user(65534, ["big-message", "--address", bus.address], os.devnull).wait()
+    time.sleep(1)
+    memory = {"before_kb": before, "after_kb": rss(), "peak_kb": rss("VmHWM")}
+    lines_before = open(log_path).read().count("configuration reloaded")
+    for _ in range(1500):
+        daemon.send_signal(signal.SIGHUP)
+        time.sleep(0.001)
+    time.sleep(2)
+    memory.update(sighups=1500, reload_lines=open(log_path).read().count("configuration reloaded") - lines_before)
+    return {"phases": phases, "memory": memory}
 
 
 def main():
@@ -321,6 +523,7 @@ def main():
     b.add_argument("daemon")
     b.add_argument("--seconds", type=float, default=10)
     b.add_argument("--report")
+    b.add_argument("--only-polkit", action="store_true", help="only issue 26's loads (5 to 8)")
     f = sub.add_parser("claim-flood")
     f.add_argument("--address", required=True)
     f.add_argument("--seconds", type=float, default=10)
@@ -334,6 +537,19 @@ def main():
     t.add_argument("--seconds", type=float, default=10)
     t.add_argument("--connections", type=int, default=64)
     t.add_argument("--rate", type=float, default=20)
+    a = sub.add_parser("claim-and-leave")
+    a.add_argument("--address", required=True)
+    a.add_argument("--connections", type=int, default=200)
+    a.add_argument("--hold", type=float, default=0)
+    a.add_argument("--seconds", type=float, default=0)
+    m = sub.add_parser("claimer")
+    m.add_argument("--address", required=True)
+    m.add_argument("--seconds", type=float, default=10)
+    m.add_argument("--every", type=float, default=0.5)
+    g = sub.add_parser("big-message")
+    g.add_argument("--address", required=True)
+    g.add_argument("--megabytes", type=float, default=30)
+    g.add_argument("--calls", type=int, default=39)
     w = sub.add_parser("watch")
     w.add_argument("--address", required=True)
     w.add_argument("--socket", required=True)
@@ -345,6 +561,12 @@ def main():
         result = claim_flood(args.address, args.seconds, args.in_flight)
     elif args.command == "claimers":
         result = claimers(args.address, args.count, args.hold)
+    elif args.command == "claim-and-leave":
+        result = claim_and_leave(args.address, args.connections, args.hold, args.seconds)
+    elif args.command == "claimer":
+        result = claimer(args.address, args.seconds, args.every)
+    elif args.command == "big-message":
+        result = big_message(args.address, args.megabytes, args.calls)
     elif args.command == "socket-toggle":
         result = socket_toggle(args.socket, args.seconds, args.connections, args.rate)
     else:

@@ -3,6 +3,7 @@
 #include "sensor_proxy_shim.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -298,16 +299,29 @@ static void hand_over(sd_bus_slot *slot) {
 static int uid_reply(sd_bus_message *m, void *userdata, sd_bus_error *error) {
     (void)error;
     struct name_query *query = userdata;
-    uint32_t uid = 0;
-    int64_t result;
+    int64_t result = -EIO;
+    uint32_t pid = 0;
     if (sd_bus_message_is_method_error(m, NULL)) {
         result = -sd_bus_message_get_errno(m);
         if (result == 0) result = -EIO;
     } else {
-        int r = sd_bus_message_read(m, "u", &uid);
-        result = r < 0 ? r : (int64_t)uid;
+        // a{sv}: UnixUserID (u), ProcessID (u), and others (skipped).
+        int r = sd_bus_message_enter_container(m, 'a', "{sv}");
+        while (r > 0 && (r = sd_bus_message_enter_container(m, 'e', "sv")) > 0) {
+            const char *key = NULL;
+            uint32_t value = 0;
+            if ((r = sd_bus_message_read(m, "s", &key)) < 0) break;
+            if (strcmp(key, "UnixUserID") == 0 || strcmp(key, "ProcessID") == 0) {
+                if ((r = sd_bus_message_read(m, "v", "u", &value)) < 0) break;
+                if (key[0] == 'U') result = value; else pid = value;
+            } else if ((r = sd_bus_message_skip(m, "v")) < 0) {
+                break;
+            }
+            if ((r = sd_bus_message_exit_container(m)) < 0) break;
+        }
+        if (r < 0) result = r;
     }
-    query->proxy->callbacks.uid(query->proxy->callbacks.context, query->name, result);
+    query->proxy->callbacks.uid(query->proxy->callbacks.context, query->name, result, pid);
     return 0;
 }
 
@@ -316,7 +330,7 @@ int od_proxy_query_uid(od_proxy *proxy, const char *name) {
     if (!query) return -ENOMEM;
     sd_bus_slot *slot = NULL;
     int r = sd_bus_call_method_async(proxy->bus, &slot, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                                     "GetConnectionUnixUser", uid_reply, query, "s", name);
+                                     "GetConnectionCredentials", uid_reply, query, "s", name);
     if (r < 0) {
         free(query);
         return r;
@@ -325,14 +339,23 @@ int od_proxy_query_uid(od_proxy *proxy, const char *name) {
     return 0;
 }
 
+// The check number an asynchronous polkit call answers, freed with the call's slot.
+struct check_query {
+    od_proxy *proxy;
+    uint64_t check;
+};
+
 static int authorization_reply(sd_bus_message *m, void *userdata, sd_bus_error *ret_error) {
     (void)ret_error;
-    struct name_query *query = userdata;
+    struct check_query *query = userdata;
     od_proxy_callbacks *callbacks = &query->proxy->callbacks;
     const sd_bus_error *error = sd_bus_message_get_error(m);
     if (error) {
+        // Only "nobody serves the name and the bus cannot start it" means polkit is not
+        // installed. A bus that refuses the call by policy (AccessDenied) knows polkit (it runs,
+        // or a service file makes it activatable): that is a failure, never an authorization.
         int absent = sd_bus_error_has_name(error, SD_BUS_ERROR_SERVICE_UNKNOWN) || sd_bus_error_has_name(error, SD_BUS_ERROR_NAME_HAS_NO_OWNER);
-        callbacks->authorization(callbacks->context, query->name, absent ? OD_POLKIT_ABSENT : OD_POLKIT_FAILED,
+        callbacks->authorization(callbacks->context, query->check, absent ? OD_POLKIT_ABSENT : OD_POLKIT_FAILED,
                                  error->message ? error->message : error->name);
         return 0;
     }
@@ -340,23 +363,31 @@ static int authorization_reply(sd_bus_message *m, void *userdata, sd_bus_error *
     int r = sd_bus_message_enter_container(m, 'r', "bba{ss}");
     if (r >= 0) r = sd_bus_message_read(m, "bb", &authorized, &challenge);
     if (r < 0) {
-        callbacks->authorization(callbacks->context, query->name, OD_POLKIT_FAILED, "polkit's answer could not be read");
+        callbacks->authorization(callbacks->context, query->check, OD_POLKIT_FAILED, "polkit's answer could not be read");
         return 0;
     }
-    callbacks->authorization(callbacks->context, query->name, authorized ? OD_POLKIT_AUTHORIZED : OD_POLKIT_NOT_AUTHORIZED, NULL);
+    callbacks->authorization(callbacks->context, query->check, authorized ? OD_POLKIT_AUTHORIZED : OD_POLKIT_NOT_AUTHORIZED, NULL);
     return 0;
 }
 
-int od_proxy_check_authorization(od_proxy *proxy, const char *name) {
-    struct name_query *query = new_query(proxy, name);
+int od_proxy_check_authorization(od_proxy *proxy, const char *name, uint64_t check) {
+    struct check_query *query = malloc(sizeof(struct check_query));
     if (!query) return -ENOMEM;
+    query->proxy = proxy;
+    query->check = check;
+    sd_bus_message *m = NULL;
     sd_bus_slot *slot = NULL;
+    int r = sd_bus_message_new_method_call(proxy->bus, &m, "org.freedesktop.PolicyKit1", "/org/freedesktop/PolicyKit1/Authority",
+                                           "org.freedesktop.PolicyKit1.Authority", "CheckAuthorization");
     // CheckAuthorization(subject (sa{sv}), action_id s, details a{ss}, flags u, cancellation_id s):
     // the subject is the caller's unique name, flags 0 (no interaction: a claim never prompts).
-    int r = sd_bus_call_method_async(proxy->bus, &slot, "org.freedesktop.PolicyKit1", "/org/freedesktop/PolicyKit1/Authority",
-                                     "org.freedesktop.PolicyKit1.Authority", "CheckAuthorization", authorization_reply, query,
-                                     "(sa{sv})sa{ss}us", "system-bus-name", 1, "name", "s", name,
-                                     "net.hadess.SensorProxy.claim-sensor", 0, 0u, "");
+    if (r >= 0) r = sd_bus_message_append(m, "(sa{sv})sa{ss}us", "system-bus-name", 1, "name", "s", name,
+                                          "net.hadess.SensorProxy.claim-sensor", 0, 0u, "");
+    // No sd-bus timeout (UINT64_MAX): with its default 25 s, sd-bus would forget a check that the
+    // bus still counts against the connection's 128 pending replies (until polkit answers or
+    // leaves), and the caller's bounds would undercount what the bus counts (issue 26).
+    if (r >= 0) r = sd_bus_call_async(proxy->bus, &slot, m, authorization_reply, query, UINT64_MAX);
+    sd_bus_message_unref(m);
     if (r < 0) {
         free(query);
         return r;
@@ -382,3 +413,17 @@ int od_uid_is_active(uint32_t uid) {
     free(state);
     return active;
 }
+
+int od_pid_session(uint32_t pid, char *session, unsigned size, int *active) {
+    *active = 0;
+    if (size > 0) session[0] = '\0';
+    char *id = NULL;
+    int r = pid == 0 ? -ESRCH : sd_pid_get_session((pid_t)pid, &id);
+    if (r < 0 || !id) return r < 0 ? r : -ENODATA;
+    snprintf(session, size, "%s", id);
+    *active = sd_session_is_active(id) > 0;
+    free(id);
+    return 0;
+}
+
+void od_fix_mmap_threshold(void) { (void)mallopt(M_MMAP_THRESHOLD, 128 * 1024); }

@@ -24,6 +24,9 @@ import Synchronization
 ///   with a D-Bus error, never by losing the connection (``SensorProxySession`` has the rules).
 /// - Publishing never waits behind incoming calls: the thread handles at most
 ///   ``batchSize`` messages between two looks at the newest state.
+/// - Starting it fixes glibc's mmap threshold at 128 KiB for the process (``start()``): a
+///   message of up to the bus's 32 MB is read into a buffer that goes back to the system when
+///   freed, instead of staying in the heap (issue 26).
 /// - ``stop()`` closes the connection (the bus releases the name with it: no blocking
 ///   `ReleaseName` call) and returns once the thread has ended, without blocking a Swift
 ///   concurrency thread.
@@ -65,6 +68,13 @@ public final class SensorProxyBus: Sendable {
 
     /// Starts the bus thread. Call once. - Throws: when no thread can be created.
     public func start() throws {
+        // Any user may send the daemon a message as large as the bus allows (32 MB); sd-bus reads
+        // it into one buffer. glibc serves such a buffer with mmap and unmaps it when freed, but
+        // the first such free raises its mmap threshold to the buffer's size (up to 32 MB), so the
+        // next large message came from the heap and stayed there: 30 MB more RSS after a second
+        // 30 MB call, never given back (issue 26). A fixed threshold (the default's 128 KiB)
+        // turns the dynamic raise off; the daemon makes few allocations that large.
+        od_fix_mmap_threshold()
         let owner = OwnerThread(name: "od-dbus") { [self] owner in run(owner) }
         thread.withLock { $0 = owner }
         do {

@@ -8,18 +8,24 @@ import OwnerThreads
 /// `od_proxy_process` land here), so it needs no lock; ``SensorProxyBus`` makes one per
 /// connection.
 ///
-/// How a call is handled (docs/DBUS.md, "Claims are subscriptions"):
-/// - A claim needs the caller's uid, for the bounds of ``SensorProxyClaims``: it is asked of the
-///   bus without waiting (`GetConnectionUnixUser`), kept per unique name until the name leaves,
-///   and the caller's calls wait, in order, until it comes. Nothing is tracked by a match rule
-///   per name: one `NameOwnerChanged` match serves every claimer.
+/// How a call is handled (docs/DBUS.md, "Claims are subscriptions" and "polkit"):
+/// - A claim needs the caller's uid and process (for the bounds of ``SensorProxyClaims`` and the
+///   polkit subject): they are asked of the bus without waiting (`GetConnectionCredentials`),
+///   at most ``identifyingAtOnce`` at a time, the other callers waiting their turn in arrival
+///   order; kept per unique name until the name leaves. The caller's calls wait, in order. Nothing
+///   is tracked by a match rule per name: one `NameOwnerChanged` match serves every claimer.
 /// - Then polkit is asked, without waiting, whether the caller may take
-///   `net.hadess.SensorProxy.claim-sensor` (not for root, nor for a claim already held); a
-///   refusal is `AccessDenied` ("Not Authorized: …", as the peer says it). With no polkitd on
-///   the bus, claims are allowed (said once in the log).
+///   `net.hadess.SensorProxy.claim-sensor` (not for root, nor for a claim already held), under
+///   ``PolkitChecks``' rules: one check per subject (uid and logind session) in flight, bounded
+///   per uid and in total, a verdict reused for a few seconds for the same subject, every caller
+///   answered within ``PolkitChecks/Limits/timeout``, callers that left never asked about.
+///   A refusal, or a check that failed or ran out of time, is `AccessDenied` ("Not Authorized:
+///   …", as the peer says it): a claim is never allowed because a check failed. With no polkitd
+///   on the bus (nobody owns the name and the bus cannot start it), claims are allowed (said once
+///   in the log).
 /// - A claim past a bound, or one that cannot be tracked (the bus does not know the caller,
-///   too many callers being identified at once), is refused with a D-Bus error; the connection
-///   and every other claim stay.
+///   too many callers waiting), is refused with `LimitsExceeded`; the connection and every
+///   other claim stay.
 /// - `ClaimAccelerometer` is answered once the first orientation is known, or after
 ///   ``SensorProxyBus/firstOrientationWait`` seconds at most.
 /// - PropertiesChanged goes to the names that claimed the sensor whose property changed, each
@@ -30,19 +36,32 @@ final class SensorProxySession {
         let sensor: ProxySensor
         let claim: Bool
         let call: UnsafeMutableRawPointer
-        /// polkit's verdict on this claim, once known: nil while not asked.
-        var verdict: Verdict? = nil
+        /// polkit's answer for this claim, once known: nil while not asked.
+        var answer: PolkitChecks.Answer? = nil
     }
 
-    private enum Verdict {
-        case authorized
-        case notAuthorized(String)
+    /// What a caller with calls waiting waits for.
+    private enum Stage {
+        /// Nothing: its next call can be handled.
+        case ready
+        /// Its turn to be identified (``identifyingAtOnce`` are in flight).
+        case queued
+        /// The bus's answer about who it is.
+        case identifying
+        /// polkit's verdict on its first call.
+        case checking
     }
 
-    /// A caller with calls waiting, in order; `asking` while a question about it is in flight.
+    /// A caller with calls waiting, in order.
     private struct Caller {
         var calls: [WaitingCall]
-        var asking = false
+        var stage = Stage.ready
+    }
+
+    /// Who a unique name is: its uid and its polkit subject.
+    private struct Identity {
+        let uid: UInt32
+        let subject: PolkitChecks.Subject
     }
 
     /// A granted claim waiting for its sensor's first value: `ClaimAccelerometer` for the first
@@ -57,16 +76,23 @@ final class SensorProxySession {
 
     /// Bounds on what waits here (each entry holds a message): calls per name waiting for the
     /// bus (the bus itself lets a connection have 128 calls awaiting replies), callers being
-    /// asked about at once, held claims.
+    /// identified at once (the bus answers those itself, at once), callers waiting for their
+    /// turn to be identified, held claims.
     static let waitingPerName = 128
-    static let askingAtOnce = 64
+    static let identifyingAtOnce = 32
+    static let queuedForIdentity = 1024
     static let heldClaims = 256
 
     var proxy: OpaquePointer? = nil
     private var claims: SensorProxyClaims
-    private var uids: [String: UInt32] = [:]
+    private var checks: PolkitChecks
+    private var identities: [String: Identity] = [:]
     private var callers: [String: Caller] = [:]
-    private var asking = 0
+    /// Identity questions sent and not yet answered (counted until the bus answers, even for a
+    /// caller that left meanwhile), and the callers waiting for their turn, in order.
+    private var identifying = 0
+    private var identityQueue: [String] = []
+    private var identityQueueHead = 0
     private var held: [HeldClaim] = []
     /// The state last handed to the C side.
     private(set) var published: SensorProxyState? = nil
@@ -75,11 +101,14 @@ final class SensorProxySession {
     private var claimLog = LogThrottle()
     private var releaseLog = LogThrottle()
     private var refusalLog = LogThrottle()
+    private var polkitLog = LogThrottle()
     /// Said once per connection: polkitd is not on the bus, claims go unchecked.
     private var toldPolkitAbsent = false
 
-    init(limits: SensorProxyClaims.Limits, logger: Logger, onClaimChange: @escaping @Sendable (ProxySensor, Bool) -> Void) {
+    init(limits: SensorProxyClaims.Limits, polkit: PolkitChecks.Limits = PolkitChecks.Limits(), logger: Logger,
+         onClaimChange: @escaping @Sendable (ProxySensor, Bool) -> Void) {
         claims = SensorProxyClaims(limits: limits)
+        checks = PolkitChecks(limits: polkit)
         self.logger = logger
         self.onClaimChange = onClaimChange
     }
@@ -97,14 +126,15 @@ final class SensorProxySession {
                 guard let context, let name else { return }
                 Unmanaged<SensorProxySession>.fromOpaque(context).takeUnretainedValue().left(String(cString: name))
             },
-            uid: { context, name, uid in
-                guard let context, let name else { return }
-                Unmanaged<SensorProxySession>.fromOpaque(context).takeUnretainedValue().identified(String(cString: name), uid: uid)
-            },
-            authorization: { context, name, verdict, message in
+            uid: { context, name, uid, pid in
                 guard let context, let name else { return }
                 Unmanaged<SensorProxySession>.fromOpaque(context).takeUnretainedValue()
-                    .judged(String(cString: name), verdict: verdict, message: message.map { String(cString: $0) })
+                    .identified(String(cString: name), uid: uid, pid: pid)
+            },
+            authorization: { context, check, verdict, message in
+                guard let context else { return }
+                Unmanaged<SensorProxySession>.fromOpaque(context).takeUnretainedValue()
+                    .judged(check, verdict: verdict, message: message.map { String(cString: $0) })
             })
     }
 
@@ -123,10 +153,10 @@ final class SensorProxySession {
         drain(name)
     }
 
-    /// Handles `name`'s waiting calls in order, until one needs an answer from the bus (then
-    /// asks for it, and goes on when it comes) or none is left.
+    /// Handles `name`'s waiting calls in order, until one needs an answer from the bus or polkit
+    /// (then asks for it, or waits its turn, and goes on when it comes) or none is left.
     private func drain(_ name: String) {
-        while let caller = callers[name], !caller.asking, let head = caller.calls.first {
+        while let caller = callers[name], caller.stage == .ready, let head = caller.calls.first {
             func done() { callers[name]!.calls.removeFirst() }
             if !head.claim {
                 done()
@@ -138,57 +168,64 @@ final class SensorProxySession {
                 answerClaim(head.sensor, name: name, head.call)
                 continue
             }
-            guard let uid = uids[name] else {
-                guard ask(name, { od_proxy_query_uid($0, name) }) else {
-                    done()
-                    refuse(head.call, "cannot ask the bus who \(name) is now; try again", name: name)
-                    continue
-                }
-                return
+            guard let identity = identities[name] else {
+                identify(name)
+                continue  // the stage changed, or the head call was refused
             }
             // polkit is asked about every new claim except root's (polkit authorizes root for
             // everything; asking would only cost a round trip).
-            let verdict = uid == 0 ? .authorized : head.verdict
-            switch verdict {
+            let answer = identity.uid == 0 ? .verdict(.authorized) : head.answer
+            switch answer {
             case nil:
-                guard ask(name, { od_proxy_check_authorization($0, name) }) else {
-                    done()
-                    refuse(head.call, "cannot ask polkit about \(name) now; try again", name: name, uid: uid)
-                    continue
-                }
-                return
-            case .notAuthorized(let reason):
+                callers[name]!.stage = .checking
+                perform(checks.request(name, subject: identity.subject, now: OwnerThread.monotonic()))
+            case .verdict(.authorized):
                 done()
-                refuse(head.call, "Not Authorized: \(reason)", name: name, uid: uid, error: "org.freedesktop.DBus.Error.AccessDenied")
-            case .authorized:
+                grant(head.sensor, name: name, uid: identity.uid, head.call)
+            case .verdict(.notAuthorized):
                 done()
-                grant(head.sensor, name: name, uid: uid, head.call)
+                refuse(head.call, "Not Authorized: Sensor claim not allowed", name: name, uid: identity.uid,
+                       error: "org.freedesktop.DBus.Error.AccessDenied")
+            case .failed(let reason):
+                done()
+                refuse(head.call, "Not Authorized: \(reason)", name: name, uid: identity.uid,
+                       error: "org.freedesktop.DBus.Error.AccessDenied")
+            case .refused(let reason):
+                done()
+                refuse(head.call, reason, name: name, uid: identity.uid)
             }
         }
         if callers[name]?.calls.isEmpty == true { callers[name] = nil }
     }
 
-    /// Sends a question about `name` (bounded: ``askingAtOnce``); false when it cannot be asked.
-    private func ask(_ name: String, _ question: (OpaquePointer) -> Int32) -> Bool {
-        guard asking < Self.askingAtOnce, let proxy, question(proxy) >= 0 else { return false }
-        asking += 1
-        callers[name]!.asking = true
-        return true
+    /// Asks the bus who `name` is, or queues it until fewer questions are in flight.
+    private func identify(_ name: String) {
+        guard identifying < Self.identifyingAtOnce else {
+            guard identityQueue.count - identityQueueHead < Self.queuedForIdentity else {
+                let head = callers[name]!.calls.removeFirst()
+                return refuse(head.call, "too many callers wait to be identified; try again", name: name)
+            }
+            identityQueue.append(name)
+            callers[name]!.stage = .queued
+            return
+        }
+        guard let proxy, od_proxy_query_uid(proxy, name) >= 0 else {
+            let head = callers[name]!.calls.removeFirst()
+            return refuse(head.call, "cannot ask the bus who \(name) is now; try again", name: name)
+        }
+        identifying += 1
+        callers[name]!.stage = .identifying
     }
 
-    /// An answer about `name` came: it is no longer being asked about.
-    private func answered(_ name: String) -> Bool {
-        guard callers[name]?.asking == true else { return false }  // it left the bus meanwhile
-        asking -= 1
-        callers[name]!.asking = false
-        return true
-    }
-
-    private func identified(_ name: String, uid: Int64) {
-        guard answered(name) else { return }
+    /// The bus answered a question about who `name` is (whether or not it is still here).
+    private func identified(_ name: String, uid: Int64, pid: UInt32) {
+        identifying -= 1
+        defer { identifyNext() }
+        guard callers[name]?.stage == .identifying else { return }  // it left the bus meanwhile
+        callers[name]!.stage = .ready
         if uid >= 0 {
             // Kept until the name leaves the bus: the bus bounds how many names are connected.
-            uids[name] = UInt32(uid)
+            identities[name] = Identity(uid: UInt32(uid), subject: Self.subject(uid: UInt32(uid), pid: pid))
             return drain(name)
         }
         // The bus does not know the caller (it left): claims are refused, releases answered.
@@ -201,24 +238,74 @@ final class SensorProxySession {
         }
     }
 
-    private func judged(_ name: String, verdict: Int32, message: String?) {
-        guard answered(name), !callers[name]!.calls.isEmpty else { return }
-        let result: Verdict
+    /// Identifies the callers that waited for their turn, while there is room.
+    private func identifyNext() {
+        while identifying < Self.identifyingAtOnce, identityQueueHead < identityQueue.count {
+            let name = identityQueue[identityQueueHead]
+            identityQueueHead += 1
+            guard callers[name]?.stage == .queued else { continue }  // it left the bus meanwhile
+            callers[name]!.stage = .ready
+            drain(name)
+        }
+        if identityQueueHead == identityQueue.count {
+            identityQueue.removeAll(keepingCapacity: identityQueue.count < 64)
+            identityQueueHead = 0
+        } else if identityQueueHead > 256 {
+            identityQueue.removeFirst(identityQueueHead)
+            identityQueueHead = 0
+        }
+    }
+
+    /// What polkit's answer for a process depends on: its uid and logind session (polkit's
+    /// `allow_active` and rules look at the session and whether it is active).
+    static func subject(uid: UInt32, pid: UInt32) -> PolkitChecks.Subject {
+        var buffer = [CChar](repeating: 0, count: 64)
+        var active: Int32 = 0
+        let found = od_pid_session(pid, &buffer, UInt32(buffer.count), &active) >= 0
+        let session = found ? String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+        return PolkitChecks.Subject(uid: uid, session: session, active: found && active != 0)
+    }
+
+    /// Carries out what ``PolkitChecks`` says: sends checks, answers waiting callers.
+    private func perform(_ actions: [PolkitChecks.Action]) {
+        for action in actions {
+            switch action {
+            case .ask(let check, let about):
+                if let proxy, od_proxy_check_authorization(proxy, about, check) >= 0 { continue }
+                // Not sent (no memory, the connection is going): the check ends now, failed.
+                perform(checks.answered(check, .failed("cannot ask polkit now"), now: OwnerThread.monotonic()))
+            case .answer(let name, let answer):
+                guard callers[name]?.stage == .checking, !callers[name]!.calls.isEmpty else { continue }
+                callers[name]!.stage = .ready
+                callers[name]!.calls[0].answer = answer
+                drain(name)
+            }
+        }
+    }
+
+    private func judged(_ check: UInt64, verdict: Int32, message: String?) {
+        let outcome: PolkitChecks.Outcome
         switch verdict {
-        case Int32(OD_POLKIT_AUTHORIZED): result = .authorized
+        case Int32(OD_POLKIT_AUTHORIZED): outcome = .verdict(.authorized)
         case Int32(OD_POLKIT_ABSENT):
-            // No polkitd on this bus (minimal systems, tests): claims are allowed, bounded per
-            // user as always (docs/DBUS.md, "polkit").
+            // Nobody serves org.freedesktop.PolicyKit1 and the bus cannot start it (minimal
+            // systems, tests): claims are allowed, bounded per user as always (docs/DBUS.md,
+            // "polkit").
             if !toldPolkitAbsent {
                 logger.warning("polkitd is not on the system bus: D-Bus claims are not checked", metadata: ["reason": "\(message ?? "")"])
                 toldPolkitAbsent = true
             }
-            result = .authorized
-        case Int32(OD_POLKIT_NOT_AUTHORIZED): result = .notAuthorized("Sensor claim not allowed")
-        default: result = .notAuthorized(message ?? "polkit did not answer")
+            outcome = .verdict(.authorized)
+        case Int32(OD_POLKIT_NOT_AUTHORIZED): outcome = .verdict(.notAuthorized)
+        default:
+            let reason = message ?? "polkit failed"
+            let (log, suppressed) = polkitLog.admit(now: OwnerThread.monotonic())
+            if log {
+                logger.warning("a polkit check failed", metadata: ["reason": "\(reason)", "failures-not-logged": "\(suppressed)"])
+            }
+            outcome = .failed(reason)
         }
-        callers[name]!.calls[0].verdict = result
-        drain(name)
+        perform(checks.answered(check, outcome, now: OwnerThread.monotonic()))
     }
 
     private func grant(_ sensor: ProxySensor, name: String, uid: UInt32, _ call: UnsafeMutableRawPointer) {
@@ -273,11 +360,12 @@ final class SensorProxySession {
         _ = od_proxy_reply(call, error, reason)
     }
 
-    /// A unique name left the bus: its claims go, its waiting calls are dropped unanswered.
+    /// A unique name left the bus: its claims go, its waiting calls are dropped unanswered, and
+    /// nothing more is asked about it (a question in flight still counts until answered).
     private func left(_ name: String) {
-        uids[name] = nil
+        identities[name] = nil
+        checks.left(name)
         if let caller = callers.removeValue(forKey: name) {
-            if caller.asking { asking -= 1 }
             for call in caller.calls { od_proxy_call_unref(call.call) }
         }
         held.removeAll { claim in
@@ -345,12 +433,14 @@ final class SensorProxySession {
         }
     }
 
-    /// Answers the held claims whose wait has run out; returns the milliseconds until the next
-    /// one runs out (-1: none held), for poll(2).
+    /// Answers the held claims whose wait has run out, and the claims whose polkit check ran out
+    /// of time; returns the milliseconds until the next one runs out (-1: none), for poll(2).
     func expireHeld() -> Int32 {
         let now = OwnerThread.monotonic()
         answerHeld { $0.deadline <= now }
-        guard let next = held.map(\.deadline).min() else { return -1 }
+        perform(checks.expire(now: now))
+        let deadlines = held.map(\.deadline) + (checks.nextDeadline.map { [$0] } ?? [])
+        guard let next = deadlines.min() else { return -1 }
         return Int32(max(0, min(60_000, ((next - now) * 1000).rounded(.up))))
     }
 
@@ -367,7 +457,11 @@ final class SensorProxySession {
     func end() {
         for caller in callers.values { for call in caller.calls { od_proxy_call_unref(call.call) } }
         callers = [:]
-        asking = 0
+        identities = [:]
+        identifying = 0
+        identityQueue = []
+        identityQueueHead = 0
+        checks = PolkitChecks(limits: checks.limits)
         for claim in held { od_proxy_call_unref(claim.call) }
         held = []
         for sensor in claims.removeAll() { claimChanged(sensor, false) }

@@ -18,8 +18,10 @@ final class PrivateSystemBus {
     static var repository: String { "/" + #filePath.split(separator: "/").dropLast(3).joined(separator: "/") }
 
     /// `extraPolicy`: more `<policy>` elements for this bus (e.g. letting root own a name that a
-    /// mock service takes).
-    init(extraPolicy: String? = nil) throws {
+    /// mock service takes). `services`: `.service` files (file name: contents, given the bus's
+    /// directory) the bus starts on demand (bus activation), by itself, without the system bus's
+    /// setuid launch helper (which reads only the real system's service directory).
+    init(extraPolicy: String? = nil, services: (_ directory: String) -> [String: String] = { _ in [:] }) throws {
         var template = Array("/tmp/orientationd-bus-XXXXXX".utf8CString)
         directory = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
         let socket = directory + "/system_bus_socket"
@@ -35,6 +37,13 @@ final class PrivateSystemBus {
         }
         config = config.replacingRegion(from: "<listen>", to: "</listen>", with: "<listen>unix:path=\(socket)</listen>")
         config = config.replacingRegion(from: "<pidfile>", to: "</pidfile>", with: "")
+        let services = services(directory)
+        if !services.isEmpty {
+            mkdir(directory + "/services", 0o755)
+            for (name, contents) in services { writeBytes(directory + "/services/" + name, Array(contents.utf8)) }
+            config = config.replacingRegion(from: "<servicehelper>", to: "</servicehelper>",
+                                            with: "<servicedir>\(directory)/services</servicedir>")
+        }
         var includes = "<include>\(Self.repository)/config/net.hadess.SensorProxy.conf</include>\n"
         if let extraPolicy {
             writeBytes(directory + "/extra.conf", Array("""

@@ -44,11 +44,13 @@ typedef struct od_proxy_callbacks {
     void (*call)(void *context, int sensor, int claim, const char *sender, void *call);
     /// A unique name left the bus (NameOwnerChanged with an empty new owner).
     void (*name_lost)(void *context, const char *name);
-    /// The answer to od_proxy_query_uid: the name's uid, or a negative errno.
-    void (*uid)(void *context, const char *name, int64_t uid);
-    /// The answer to od_proxy_check_authorization: one of OD_POLKIT_*, with polkit's (or the
-    /// bus's) error message for OD_POLKIT_FAILED (NULL otherwise).
-    void (*authorization)(void *context, const char *name, int verdict, const char *message);
+    /// The answer to od_proxy_query_uid: the name's uid, or a negative errno; and its process id
+    /// (0 when the bus did not say).
+    void (*uid)(void *context, const char *name, int64_t uid, uint32_t pid);
+    /// The answer to check number `check` of od_proxy_check_authorization: one of OD_POLKIT_*,
+    /// with polkit's (or the bus's) error message for OD_POLKIT_FAILED and OD_POLKIT_ABSENT (NULL
+    /// otherwise).
+    void (*authorization)(void *context, uint64_t check, int verdict, const char *message);
 } od_proxy_callbacks;
 
 /// Verdicts of od_proxy_check_authorization.
@@ -88,15 +90,18 @@ unsigned od_proxy_set_state(od_proxy *proxy, const od_proxy_state *state);
 /// (a unique name), one signal per object. Returns 0 or a negative errno.
 int od_proxy_emit(od_proxy *proxy, unsigned mask, const char *destination);
 
-/// Asks the bus, without waiting, for the uid of `name`; the answer comes through the `uid`
-/// callback. Returns 0 or a negative errno (then no answer comes).
+/// Asks the bus, without waiting, for the uid and process id of `name`
+/// (GetConnectionCredentials); the answer comes through the `uid` callback. Returns 0 or a
+/// negative errno (then no answer comes).
 int od_proxy_query_uid(od_proxy *proxy, const char *name);
 
 /// Asks polkit, without waiting, whether the unique name `name` may take the action
 /// net.hadess.SensorProxy.claim-sensor (CheckAuthorization, subject system-bus-name, no user
-/// interaction); the answer comes through the `authorization` callback. Returns 0 or a
-/// negative errno (then no answer comes).
-int od_proxy_check_authorization(od_proxy *proxy, const char *name);
+/// interaction); the answer comes through the `authorization` callback with `check`. sd-bus
+/// does not time the call out: it stays pending until polkit (or the bus, when polkit leaves)
+/// answers it, as the bus counts it against the connection's pending replies until then; the
+/// caller times its callers out itself. Returns 0 or a negative errno (then no answer comes).
+int od_proxy_check_authorization(od_proxy *proxy, const char *name, uint64_t check);
 
 /// Answers a call handed over by the `call` callback: success when `error_name` is NULL, else
 /// that D-Bus error with `error_message`. Drops the reference. Returns 0 or a negative errno.
@@ -107,5 +112,14 @@ void od_proxy_call_unref(void *call);
 
 /// Whether `uid` has an active session (systemd-logind); 0 when not, or when logind cannot say.
 int od_uid_is_active(uint32_t uid);
+
+/// Fixes glibc's mmap threshold at 128 KiB for the process (mallopt M_MMAP_THRESHOLD), which
+/// turns off its dynamic raise: a buffer of a large message goes back to the system when freed.
+void od_fix_mmap_threshold(void);
+
+/// The logind session of process `pid` into `session` (NUL-terminated, at most `size` bytes) and
+/// whether it is active into `*active`. Returns 0, or a negative errno when the process is in no
+/// session or is gone (then `session` is empty and `*active` 0).
+int od_pid_session(uint32_t pid, char *session, unsigned size, int *active);
 
 #endif
