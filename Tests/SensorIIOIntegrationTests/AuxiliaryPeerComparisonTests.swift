@@ -125,7 +125,12 @@ extension SensorIIOIntegrationTests {
             accelerometerLines[daemon] = readText(dir + "/monitor.out").split(separator: "\n").map(String.init)
                 .filter { $0.contains("ccelerometer") }
         }
-        #expect(accelerometerLines["iio-sensor-proxy"] == ["=== No accelerometer"], "the peer: \(accelerometerLines)")
-        #expect(accelerometerLines["orientationd"] == accelerometerLines["iio-sensor-proxy"], "\(accelerometerLines)")
+        // The peer's first line is always this; it sometimes follows it with a spurious
+        // "--- Accelerometer disappeared" and "orientation changed: undefined" (its
+        // PropertiesChanged for the initial values arriving after its first Get: seen in
+        // test-repeat), which ours does not copy.
+        #expect(accelerometerLines["iio-sensor-proxy"]?.first == "=== No accelerometer", "the peer: \(accelerometerLines)")
+        #expect(accelerometerLines["iio-sensor-proxy"]?.contains { $0.hasPrefix("=== Has accelerometer") } == false)
+        #expect(accelerometerLines["orientationd"] == ["=== No accelerometer"], "\(accelerometerLines)")
     }
 }
