@@ -66,10 +66,8 @@ public struct PostureScenarioRun: Sendable {
             }
         }
         for event in events where event.posture != .unknown {
-            guard let angle = event.hingeAngle, angle >= 0, angle <= 360 else {
-                failures.append("\(event.posture) at \(Self.format(event.time)) s carries no hinge angle within 0…360")
-                continue
-            }
+            if let angle = event.hingeAngle, angle >= 0, angle <= 360 { continue }
+            failures.append("\(event.posture) at \(Self.format(event.time)) s carries no hinge angle within 0…360")
         }
         let missing = scenario.expectedHolds.subtracting(holds)
         if !missing.isEmpty {
