@@ -1,5 +1,6 @@
-import MotionSynthesis
 import OrientationCore
+import PostureCore
+import PostureSynthesis
 
 /// The posture detector's cost per sample (issue 30): the hinge geometry alone, and the whole
 /// detector (both sensors' filters and motion tests, the geometry, the path, the posture), over

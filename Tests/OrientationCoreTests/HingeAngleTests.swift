@@ -1,4 +1,5 @@
 import OrientationCore
+import PostureCore
 import Testing
 
 /// The hinge angle's geometry (docs/ARCHITECTURE.md §11), against machines built independently

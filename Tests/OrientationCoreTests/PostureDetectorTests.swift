@@ -1,4 +1,5 @@
 import OrientationCore
+import PostureCore
 import Testing
 
 /// The posture detector's contract (docs/DETECTOR.md, "The posture detector"), on exact
@@ -144,6 +145,24 @@ import Testing
         #expect(Self.run(&detector, Self.hold(hinge: 110, from: 2, for: 2)).isEmpty)
         #expect(detector.posture == .laptop)
         #expect(detector.statistics.lidContradictions == 1)
+    }
+
+    @Test func aLidSwitchClosingOnAFoldedBackMachineIsIgnored() throws {
+        // Some convertibles' magnets close SW_LID when folded back: the path knows better.
+        var detector = try PostureDetector()
+        _ = detector.setLidSwitch(closed: false, at: 0)
+        _ = Self.run(&detector, Self.hold(hinge: 320, flipped: true, from: 0, for: 2))
+        _ = Self.run(&detector, Self.hold(hinge: 358, flipped: true, from: 2, for: 2))
+        #expect(detector.posture == .tablet)
+        #expect(detector.setLidSwitch(closed: true, at: 4) == nil)
+        #expect(Self.run(&detector, Self.hold(hinge: 359, flipped: true, from: 4, for: 2)).isEmpty)
+        #expect(detector.posture == .tablet)
+        #expect(detector.statistics.lidContradictions == 1)
+        // With no path (a fresh start folded back), the same switch decides: closed.
+        var fresh = try PostureDetector()
+        _ = Self.run(&fresh, Self.hold(hinge: 359, flipped: true, from: 0, for: 2))
+        #expect(fresh.posture == .unknown)
+        #expect(fresh.setLidSwitch(closed: true, at: 2)?.posture == .closed)
     }
 
     @Test func waitsForBothSensorsAndHoldsWhenOneGoesQuiet() throws {

@@ -1,5 +1,6 @@
-import MotionSynthesis
 import OrientationCore
+import PostureCore
+import PostureSynthesis
 import Testing
 
 /// The posture detector's specification (docs/DETECTOR.md, "The posture detector"): every

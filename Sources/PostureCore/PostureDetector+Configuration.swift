@@ -1,3 +1,5 @@
+import OrientationCore
+
 extension PostureDetector {
     /// Every tunable of the posture detector, with documented defaults (docs/DETECTOR.md,
     /// "The posture detector", gives the reason for each).

@@ -1,4 +1,5 @@
 import OrientationCore
+import PostureCore
 
 /// One ``PostureScenario`` run through a ``PostureDetector`` at one sample rate, judged against
 /// its expectations.

@@ -1,3 +1,5 @@
+import OrientationCore
+
 /// One named, documented tunable of ``PostureDetector/Configuration``: the single source of truth
 /// for `--set`-style assignments, a future `[posture]` configuration section and the docs, in the
 /// style of ``DetectorParameter``.
@@ -42,7 +44,7 @@ public struct PostureParameter: Sendable {
                        _ keyPath: WritableKeyPath<PostureDetector.Configuration, Double> & Sendable) -> PostureParameter {
         PostureParameter(
             name: name, unit: unit, summary: summary, kind: .number,
-            get: { TiltRange.format($0[keyPath: keyPath]) },
+            get: { formatParameter($0[keyPath: keyPath]) },
             set: { configuration, text in
                 guard let value = Double(text), value.isFinite else { return false }
                 configuration[keyPath: keyPath] = value
@@ -112,7 +114,7 @@ extension PostureDetector.Configuration {
         // As for the orientation detector's parameters: a huge name is no near miss, and the
         // edit distance is quadratic in its length.
         guard name.utf8.count <= 64 else { return "" }
-        let best = parameters.map { ($0.name, OrientationDetector.Configuration.editDistance($0.name, name)) }.min { $0.1 < $1.1 }
+        let best = parameters.map { ($0.name, editDistance($0.name, name)) }.min { $0.1 < $1.1 }
         if let (candidate, distance) = best, distance <= max(2, name.count / 3) {
             return "; did you mean '\(candidate)'?"
         }

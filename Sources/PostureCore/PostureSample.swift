@@ -1,3 +1,5 @@
+import OrientationCore
+
 /// One reading of one of a convertible's two accelerometers, for ``PostureDetector``.
 ///
 /// `acceleration` is in that sensor's canonical frame, after its mount matrix: for the display

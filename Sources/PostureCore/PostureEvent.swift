@@ -1,3 +1,5 @@
+import OrientationCore
+
 /// A change of the published ``Posture``.
 public struct PostureEvent: Hashable, Sendable {
     /// The timestamp of the sample (or lid-switch change) that completed the decision (seconds,

@@ -1,3 +1,5 @@
+import OrientationCore
+
 /// The angle between a convertible's two halves, measured from the gravity vectors of the
 /// accelerometer in the display and the one in the base: the geometry of
 /// docs/ARCHITECTURE.md §11, with no state.

@@ -1,3 +1,5 @@
+import OrientationCore
+
 /// Which edge of the display the hinge runs along, in the display's canonical frame
 /// (docs/ARCHITECTURE.md §3: x toward the right edge, y toward the top edge, z out of the screen).
 ///

@@ -1,3 +1,5 @@
+import OrientationCore
+
 /// Turns the readings of a convertible's two accelerometers (display and base) into posture
 /// changes: the pure state machine of docs/ARCHITECTURE.md §11, explained parameter by parameter
 /// in docs/DETECTOR.md ("The posture detector").
@@ -114,12 +116,14 @@ public struct PostureDetector: Sendable {
     /// Tells the detector the state of the lid switch (`SW_LID`): `true` shut, `false` open,
     /// `nil` none (or no longer trusted). Returns the event when the published posture changes.
     ///
-    /// The switch settles 0° against 360°: shut while the halves lie together means
-    /// ``Posture/closed`` at once (a lid switch is debounced by the kernel; no settle time); open
-    /// while they lie together with no path known means folded back. A switch saying shut while
-    /// the measured angle is clearly open (outside `closed-folded-band`) is contradicted by both
-    /// sensors and ignored (counted in ``Statistics/lidContradictions``): some convertibles'
-    /// magnets also close the switch when folded back, and a wrong switch must not win.
+    /// The switch settles 0° against 360° where the hinge's path does not: shut while the halves
+    /// lie together means ``Posture/closed`` at once (a lid switch is debounced by the kernel; no
+    /// settle time); open while they lie together with no path known means folded back. A
+    /// switch saying shut while the measured angle is clearly open (outside
+    /// `closed-folded-band`), or while a path followed within `path-memory` says folded back, is
+    /// contradicted by the sensors and ignored (counted in ``Statistics/lidContradictions``):
+    /// some convertibles' magnets also close the switch when folded back, or near a magnet, and
+    /// a wrong switch must not win.
     ///
     /// A non-finite `time` counts as the last sample's.
     public mutating func setLidSwitch(closed: Bool?, at time: Double) -> PostureEvent? {
@@ -132,7 +136,8 @@ public struct PostureDetector: Sendable {
             }
             return nil
         }
-        if let raw = rawHingeAngle, !isInBand(raw) {
+        let foldedBack = tracked.map { $0 > 180 && time - trackedTime <= configuration.pathMemory } ?? false
+        if let raw = rawHingeAngle, !isInBand(raw) || foldedBack {
             statistics.lidContradictions += 1
             return nil
         }
@@ -229,15 +234,10 @@ public struct PostureDetector: Sendable {
         let lost = tracked == nil || t - trackedTime > configuration.pathMemory
         guard accurate || !lost else { return }
         defer { trackedTime = t }
-        if inBand, let lid = lidClosed {
-            if lid {
-                tracked = raw > 180 ? raw - 360 : raw
-                return
-            }
-            if tracked == nil {
-                tracked = raw < 180 ? raw + 360 : raw
-                return
-            }
+        // The lid switch tells where the path cannot: none yet, or lost.
+        if inBand, lost, let lid = lidClosed {
+            tracked = lid ? (raw > 180 ? raw - 360 : raw) : (raw < 180 ? raw + 360 : raw)
+            return
         }
         guard let previous = tracked else {
             // No path: an angle clear of 0/360 is unique; one near it stays unresolved.

@@ -1,5 +1,7 @@
 import Glibc
+import MotionSynthesis
 import OrientationCore
+import PostureCore
 
 /// A scripted handling of a convertible, turned into the readings of its two accelerometers (one
 /// in the display, one in the base) at any rate by rigid-body kinematics: the posture
