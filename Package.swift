@@ -74,6 +74,13 @@ let package = Package(
         // Synthesises realistic device motion (the scenario suite's generator). A real library,
         // not a test hack: the benchmarks and `orientationctl simulate` use it too.
         .target(name: "MotionSynthesis", dependencies: ["OrientationCore"], swiftSettings: strictSettings),
+        // A convertible's posture from its two accelerometers (issue 30): pure like OrientationCore
+        // (libm only), and, with its synthesis and scenarios, a target of its own that no shipped
+        // target depends on yet, so that it costs issue 19's Installed-Size budget nothing until
+        // the daemon uses it (docs/PACKAGING.md, docs/ARCHITECTURE.md §11).
+        .target(name: "PostureCore", dependencies: ["OrientationCore"], swiftSettings: strictSettings,
+                linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "PostureSynthesis", dependencies: ["OrientationCore", "PostureCore", "MotionSynthesis"], swiftSettings: strictSettings),
         // Scoring the detector against a recording's own ground truth (`orientationctl evaluate`)
         // and the SVG timeline that shows why it decided (`orientationctl plot`).
         .target(name: "DetectorEvaluation", dependencies: ["OrientationCore", "SensorLog"], swiftSettings: strictSettings),
@@ -190,7 +197,7 @@ let package = Package(
         .executableTarget(
             name: "OrientationBenchmarks",
             dependencies: [
-                "OrientationCore", "SensorLog", "MotionSynthesis", "OrientationServer",
+                "OrientationCore", "SensorLog", "MotionSynthesis", "PostureCore", "PostureSynthesis", "OrientationServer",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Benchmarks/OrientationBenchmarks",
@@ -214,7 +221,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
         .testTarget(
             name: "OrientationCoreTests",
-            dependencies: ["OrientationCore", "MotionSynthesis", "SensorLog", "TestSupport"],
+            dependencies: ["OrientationCore", "MotionSynthesis", "PostureCore", "PostureSynthesis", "SensorLog", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -9,7 +9,8 @@ import SensorLog
 
 var arguments = CommandLine.arguments.dropFirst()
 let quick = arguments.contains("--quick")
-/// Only the detector's throughput: quick to compare two versions of the hot path.
+/// Only the detectors' throughput (orientation and posture): quick to compare two versions of
+/// the hot path.
 let detectorOnly = arguments.contains("--detector-only")
 var outputPath: String? = nil
 if let index = arguments.firstIndex(of: "--output"), arguments.index(after: index) < arguments.endIndex {
@@ -107,6 +108,7 @@ measureDetector("accelerometer only", stream.map { Sample(time: $0.time, acceler
 measureDetector("accelerometer only, with the scale check and tilt classes before it (the pipeline's per-sample work)",
                 stream.map { Sample(time: $0.time, acceleration: $0.acceleration) }, pipelineStages: true)
 emit()
+measurePosture(repetitions: repetitions, runs: quick ? 3 : 5)
 if detectorOnly { exit(0) }
 
 // MARK: - Replay throughput

@@ -131,14 +131,14 @@ public struct MotionScript: Sendable {
 
     /// Minimum-jerk position profile on [0, 1].
     @inline(__always)
-    static func minimumJerk(_ s: Double) -> Double {
+    public static func minimumJerk(_ s: Double) -> Double {
         let u = min(max(s, 0), 1)
         return u * u * u * (10 + u * (-15 + 6 * u))
     }
 
     /// A smooth 0→1→0 envelope over [start, start + duration] with `ramp`-second edges.
     @inline(__always)
-    static func envelope(_ t: Double, start: Double, duration: Double, ramp: Double = 0.15) -> Double {
+    public static func envelope(_ t: Double, start: Double, duration: Double, ramp: Double = 0.15) -> Double {
         guard t > start, t < start + duration else { return 0 }
         let r = min(ramp, duration / 2)
         let rise = minimumJerk((t - start) / r), fall = minimumJerk((start + duration - t) / r)

@@ -207,7 +207,7 @@ extension ServerMessage {
         switch self {
         case .subscribed(_, let id), .unsubscribed(let id), .state(_, _, _, _, _, let id), .pong(let id), .lock(_, let id), .error(_, let id):
             id
-        case .hello, .orientation, .sensor, .reading, .goodbye, .unknown:
+        case .hello, .orientation, .sensor, .reading, .posture, .goodbye, .unknown:
             nil
         }
     }

@@ -58,7 +58,7 @@ public struct ClientRequest: Hashable, Sendable {
         if let id, case .array = id { throw ProtocolError(.invalidRequest, "\"id\" must be a string, number, boolean or null") }
         var topics: [SubscriptionTopic]? = nil
         if op == .subscribe, let list = value["topics"] {
-            let known = SubscriptionTopic.allCases.map(\.rawValue).joined(separator: ", ")
+            let known = SubscriptionTopic.offered.map(\.rawValue).joined(separator: ", ")
             guard case .array(let items) = list, !items.isEmpty else {
                 throw ProtocolError(.invalidRequest, "\"topics\" must be a non-empty array of topic names (\(known))")
             }
@@ -66,6 +66,11 @@ public struct ClientRequest: Hashable, Sendable {
             for item in items {
                 guard let name = item.stringValue, let topic = SubscriptionTopic(rawValue: name) else {
                     throw ProtocolError(.invalidRequest, "unknown topic \(item.stringValue.map { "\"\(String($0.prefix(64)))\"" } ?? item.kindName); known topics: \(known)")
+                }
+                // Defined on the wire but not served by this version (posture): refused as
+                // clearly as an unknown name, so a client never waits for events that cannot come.
+                guard SubscriptionTopic.offered.contains(topic) else {
+                    throw ProtocolError(.invalidRequest, "topic \"\(name)\" is not served by this server; known topics: \(known)")
                 }
                 if !topics!.contains(topic) { topics!.append(topic) }
             }

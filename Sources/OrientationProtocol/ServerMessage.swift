@@ -26,6 +26,9 @@ public enum ServerMessage: Hashable, Sendable {
     /// `compass`), to subscribers of that topic; also sent once right after `subscribed` for
     /// each such topic, with the current state.
     case reading(AuxiliarySensorState)
+    /// A convertible's posture (type `posture`; ``PostureState``). Defined on the wire for the
+    /// `posture` topic; not sent by this version of the daemon (``SubscriptionTopic/offered``).
+    case posture(PostureState)
     /// Something was wrong with a request; unless the code closes the connection, it stays open.
     case error(ProtocolError, id: JSONValue?)
     /// The server is shutting down; the connection closes after this line.
@@ -47,7 +50,7 @@ public enum ServerMessage: Hashable, Sendable {
         switch self {
         case let .hello(version, server, state):
             return with("hello", [("protocol", .number(Double(version))), ("server", .string(server))] + state.members
-                        + [("topics", .array(SubscriptionTopic.allCases.map { .string($0.rawValue) }))])
+                        + [("topics", .array(SubscriptionTopic.offered.map { .string($0.rawValue) }))])
         case let .subscribed(state, id):
             return with("subscribed", state.members, id: id)
         case let .unsubscribed(id):
@@ -59,6 +62,8 @@ public enum ServerMessage: Hashable, Sendable {
                         + sensors.map { ($0.kind.rawValue, .object($0.members)) }, id: id)
         case let .reading(sensor):
             return with(sensor.kind.rawValue, sensor.members)
+        case let .posture(state):
+            return with("posture", state.members)
         case let .pong(id):
             return with("pong", [], id: id)
         case let .orientation(state):
@@ -115,6 +120,7 @@ public enum ServerMessage: Hashable, Sendable {
             }
             return .error(ProtocolError(code, value["message"]?.stringValue ?? ""), id: id)
         case "light", "proximity", "compass": return .reading(AuxiliarySensorState(kind: AuxiliarySensorKind(rawValue: type)!, members: value))
+        case "posture": return .posture(PostureState(members: value))
         case "goodbye": return .goodbye(reason: value["reason"]?.stringValue ?? "")
         default: return .unknown(type: type)
         }

@@ -4,8 +4,16 @@ import OrientationCore
 /// orientation (the default, and all a client without `topics` gets) or a light, proximity or
 /// compass sensor. Each topic claims its own sensor: the first subscriber opens it, the last
 /// one closes it.
+///
+/// `posture` (a convertible's posture, issue 30) is defined on the wire, but the daemon does not
+/// serve it yet: it is not in ``offered``, so `hello` does not list it and a `subscribe` naming
+/// it is refused.
 public enum SubscriptionTopic: String, Sendable, Hashable, CaseIterable {
-    case orientation, light, proximity, compass
+    case orientation, light, proximity, compass, posture
+
+    /// The topics this version of the server serves: `hello` lists them, `subscribe` accepts
+    /// them. Every case but ``posture`` until the daemon reads the base accelerometer.
+    public static let offered: [SubscriptionTopic] = [.orientation, .light, .proximity, .compass]
 
     /// The sensor kind behind an auxiliary topic (`nil` for `orientation`).
     public var sensor: AuxiliarySensorKind? { AuxiliarySensorKind(rawValue: rawValue) }

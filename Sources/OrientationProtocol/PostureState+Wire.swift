@@ -1,0 +1,21 @@
+import OrientationCore
+
+extension PostureState {
+    /// The wire members (besides `type`): `present`, `posture` (a ``Posture`` name), `hinge`
+    /// (degrees 0…360, or `null`) and `hold` (a ``PostureHold`` name, or `null`).
+    public var members: [(String, JSONValue)] {
+        [("present", .bool(present)), ("posture", .string(posture.rawValue)),
+         ("hinge", hingeAngle.map { .number($0) } ?? .null), ("hold", hold.map { .string($0.rawValue) } ?? .null)]
+    }
+
+    /// Reads the members of a `posture` message, tolerantly as a client must: a missing or
+    /// unknown posture name (a newer server's) is `unknown`, a hinge angle that is not a number
+    /// within 0…360 is none, an unknown hold reason is none.
+    public init(members value: JSONValue) {
+        let hinge = value["hinge"]?.numberValue
+        self.init(present: value["present"]?.boolValue ?? false,
+                  posture: value["posture"]?.stringValue.flatMap(Posture.init(rawValue:)) ?? .unknown,
+                  hingeAngle: hinge.flatMap { $0 >= 0 && $0 <= 360 ? $0 : nil },
+                  hold: value["hold"]?.stringValue.flatMap(PostureHold.init(rawValue:)))
+    }
+}

@@ -1,0 +1,392 @@
+import OrientationCore
+
+/// Turns the readings of a convertible's two accelerometers (display and base) into posture
+/// changes: the pure state machine of docs/ARCHITECTURE.md §11, explained parameter by parameter
+/// in docs/DETECTOR.md ("The posture detector").
+///
+/// Contract:
+/// - **Deterministic.** Time comes only from sample timestamps (and the times given with lid
+///   switch changes), never a clock. The same input gives the same events on every machine.
+/// - **Total.** Every sample is accepted. One with a non-finite time or acceleration, or an
+///   exactly zero acceleration, is ignored (counted in ``statistics``). The two sensors' samples
+///   are fed merged in time order; a sample older than its own sensor's last one, or after a gap
+///   longer than `gap-reset`, restarts that sensor's filter.
+/// - **Holds rather than guesses.** The hinge angle is trusted only while the hinge axis is
+///   clear of vertical and neither sensor accelerates (magnitude off 1 g, or direction turning
+///   fast) now or within `motion-holdoff`. Otherwise the published posture is kept and ``hold``
+///   says why. A new posture must be the candidate for `settle-time` of trusted samples.
+/// - **Closed or folded back.** 0° and 360° read alike. The detector follows the hinge's path
+///   (each angle continues from the last), and a lid switch, when one is wired, settles it
+///   (``setLidSwitch(closed:at:)``); until one of them tells, the posture is ``Posture/unknown``
+///   and ``hold`` is ``PostureHold/closedOrFoldedBack``.
+/// - **One event per change.** ``process(_:)`` and ``setLidSwitch(closed:at:)`` return an event
+///   exactly when the published posture changes.
+public struct PostureDetector: Sendable {
+    /// The configuration this detector was created with (validated).
+    public let configuration: Configuration
+    /// The published posture: `unknown` until the first decision.
+    public private(set) var posture: Posture = .unknown
+    /// Why the last sample could not decide, or `nil` when it could.
+    public private(set) var hold: PostureHold? = .waitingForSensors
+    /// The last measured hinge angle in degrees, [0, 360), before resolving 0 against 360; `nil`
+    /// before the first pair of readings (or while there is no angle at all).
+    public private(set) var rawHingeAngle: Double?
+    /// The lid switch as last given to ``setLidSwitch(closed:at:)`` (`nil`: none wired).
+    public private(set) var lidClosed: Bool?
+    /// Counters of what the detector saw.
+    public private(set) var statistics = Statistics()
+
+    // Derived constants.
+    private let sinHingeVertical: Double
+    private let sinTrackVertical: Double
+    private let sinTentStand: Double
+    private let turnRate: Double
+
+    private var display = SensorTrack()
+    private var base = SensorTrack()
+    /// The path of the hinge: the angle unwrapped across 0/360 so that 5° and 365° differ; `nil`
+    /// while it is unknown which side of 0/360 the hinge is on.
+    private var tracked: Double?
+    private var trackedTime = -Double.infinity
+    private var pending: Posture?
+    private var pendingSince = -Double.infinity
+    private var lastTime = -Double.infinity
+
+    /// Creates a detector.
+    ///
+    /// - Throws: ``ConfigurationError`` when the configuration is invalid.
+    public init(configuration: Configuration = Configuration()) throws(ConfigurationError) {
+        try configuration.validate()
+        self.configuration = configuration
+        sinHingeVertical = cMath_sin(radians(configuration.hingeVerticalMargin))
+        sinTrackVertical = cMath_sin(radians(configuration.trackVerticalMargin))
+        sinTentStand = cMath_sin(radians(configuration.tentStandTilt))
+        turnRate = radians(configuration.turnRate)
+    }
+
+    /// The hinge angle the detector believes, in degrees within 0…360 (0 closed, 360 folded
+    /// back), or `nil` while it is not known (no pair of readings yet, or 0 against 360
+    /// unresolved).
+    public var hingeAngle: Double? {
+        tracked.map { min(360, max(0, $0)) }
+    }
+
+    /// Returns to the initial state: `unknown`, no readings, no path; the lid switch and the
+    /// statistics are kept. Call it when the streams restart for a reason the timestamps do not
+    /// show (a sensor reopened).
+    public mutating func reset() {
+        posture = .unknown
+        hold = .waitingForSensors
+        rawHingeAngle = nil
+        display = SensorTrack()
+        base = SensorTrack()
+        tracked = nil
+        trackedTime = -.infinity
+        pending = nil
+        pendingSince = -.infinity
+        lastTime = -.infinity
+    }
+
+    /// Feeds one accelerometer reading; returns the event when the published posture changes.
+    public mutating func process(_ sample: PostureSample) -> PostureEvent? {
+        statistics.samples += 1
+        let a = sample.acceleration
+        guard a.isFinite, sample.time.isFinite else {
+            statistics.ignoredNonFinite += 1
+            return nil
+        }
+        guard a.x != 0 || a.y != 0 || a.z != 0 else {
+            statistics.ignoredZero += 1
+            return nil
+        }
+        let t = sample.time
+        let c = configuration
+        switch sample.location {
+        case .display: display.add(a, at: t, configuration: c, turnRate: turnRate, statistics: &statistics)
+        case .base: base.add(a, at: t, configuration: c, turnRate: turnRate, statistics: &statistics)
+        }
+        if t < lastTime {
+            // The merged stream went back in time: a pending decision's age means nothing.
+            pending = nil
+        }
+        lastTime = t
+        return decide(at: t)
+    }
+
+    /// Tells the detector the state of the lid switch (`SW_LID`): `true` shut, `false` open,
+    /// `nil` none (or no longer trusted). Returns the event when the published posture changes.
+    ///
+    /// The switch settles 0° against 360° where the hinge's path does not: shut while the halves
+    /// lie together means ``Posture/closed`` at once (a lid switch is debounced by the kernel; no
+    /// settle time); open while they lie together with no path known means folded back. A
+    /// switch saying shut while the measured angle is clearly open (outside
+    /// `closed-folded-band`), or while a path followed within `path-memory` says folded back, is
+    /// contradicted by the sensors and ignored (counted in ``Statistics/lidContradictions``):
+    /// some convertibles' magnets also close the switch when folded back, or near a magnet, and
+    /// a wrong switch must not win.
+    ///
+    /// A non-finite `time` counts as the last sample's.
+    public mutating func setLidSwitch(closed: Bool?, at time: Double) -> PostureEvent? {
+        let time = time.isFinite ? time : (lastTime.isFinite ? lastTime : 0)
+        lidClosed = closed
+        guard closed == true else {
+            if closed == false, tracked == nil, let raw = rawHingeAngle, isInBand(raw) {
+                tracked = raw < 180 ? raw + 360 : raw
+                trackedTime = time
+            }
+            return nil
+        }
+        let foldedBack = tracked.map { $0 > 180 && time - trackedTime <= configuration.pathMemory } ?? false
+        if let raw = rawHingeAngle, !isInBand(raw) || foldedBack {
+            statistics.lidContradictions += 1
+            return nil
+        }
+        tracked = rawHingeAngle.map { $0 > 180 ? $0 - 360 : $0 } ?? 0
+        trackedTime = time
+        pending = nil
+        if hold == .closedOrFoldedBack { hold = nil }
+        guard posture != .closed else { return nil }
+        return publish(.closed, at: time)
+    }
+
+    // MARK: - Deciding
+
+    private mutating func decide(at t: Double) -> PostureEvent? {
+        let c = configuration
+        guard display.hasReading, base.hasReading,
+              abs(t - display.lastTime) <= c.pairingWindow, abs(t - base.lastTime) <= c.pairingWindow else {
+            return held(.waitingForSensors)
+        }
+        let d = display.fast, b = base.fast
+        guard let angle = HingeAngle.measure(display: d, base: b, edge: c.hingeEdge) else {
+            return held(.hingeVertical)
+        }
+        rawHingeAngle = angle.degrees
+        statistics.pairs += 1
+
+        // Follow the path with a coarse test: continuity needs every angle that is roughly
+        // right, including those taken while the lid turns.
+        // (Starting a path, or taking one up again after it was lost, needs a trustworthy angle:
+        // near the track margin the angle is noise, and one that lands clear of 0/360 by chance
+        // would resolve closed against folded back wrongly.)
+        let dm = display.magnitude, bm = base.magnitude
+        let accurate = angle.clearance >= sinHingeVertical
+            && abs(dm - c.gravity) <= c.accelerationTolerance && abs(bm - c.gravity) <= c.accelerationTolerance
+        if angle.clearance >= sinTrackVertical, abs(dm - c.gravity) <= c.gravity / 2, abs(bm - c.gravity) <= c.gravity / 2 {
+            follow(angle.degrees, at: t, accurate: accurate)
+        }
+
+        if angle.clearance < sinHingeVertical { return held(.hingeVertical) }
+        if t - display.movingTime < c.motionHoldoff { return held(.displayMoving) }
+        if t - base.movingTime < c.motionHoldoff { return held(.baseMoving) }
+        guard let theta = tracked else {
+            hold = .closedOrFoldedBack
+            return settle(.unknown, at: t)
+        }
+        hold = nil
+        statistics.trusted += 1
+        guard let candidate = candidate(theta, display: d * (1 / dm)) else {
+            pending = nil
+            return nil
+        }
+        return settle(candidate, at: t)
+    }
+
+    /// Keeps the published posture and says why.
+    private mutating func held(_ reason: PostureHold) -> PostureEvent? {
+        hold = reason
+        pending = nil
+        return nil
+    }
+
+    private mutating func settle(_ candidate: Posture, at t: Double) -> PostureEvent? {
+        guard candidate != posture else {
+            pending = nil
+            return nil
+        }
+        if candidate != pending {
+            pending = candidate
+            pendingSince = t
+        }
+        guard t - pendingSince >= configuration.settleTime else { return nil }
+        return publish(candidate, at: t)
+    }
+
+    private mutating func publish(_ new: Posture, at t: Double) -> PostureEvent {
+        let event = PostureEvent(time: t, posture: new, previous: posture, hingeAngle: new == .unknown ? nil : hingeAngle)
+        posture = new
+        pending = nil
+        statistics.events += 1
+        return event
+    }
+
+    // MARK: - The path: 0° against 360°
+
+    private func isInBand(_ raw: Double) -> Bool {
+        raw <= configuration.closedFoldedBand || raw >= 360 - configuration.closedFoldedBand
+    }
+
+    /// Continues the path with a new raw angle in [0, 360); `accurate` says whether the angle
+    /// would also be trusted for a decision.
+    private mutating func follow(_ raw: Double, at t: Double, accurate: Bool) {
+        let band = configuration.closedFoldedBand
+        let inBand = isInBand(raw)
+        let lost = tracked == nil || t - trackedTime > configuration.pathMemory
+        guard accurate || !lost else { return }
+        defer { trackedTime = t }
+        // The lid switch tells where the path cannot: none yet, or lost.
+        if inBand, lost, let lid = lidClosed {
+            tracked = lid ? (raw > 180 ? raw - 360 : raw) : (raw < 180 ? raw + 360 : raw)
+            return
+        }
+        guard let previous = tracked else {
+            // No path: an angle clear of 0/360 is unique; one near it stays unresolved.
+            tracked = inBand ? nil : raw
+            return
+        }
+        var next = raw + 360 * ((previous - raw) / 360).rounded()
+        if lost, inBand, abs(next - previous) > 90 {
+            // The path was lost (the hinge could have turned unseen) and it could be either.
+            tracked = nil
+            return
+        }
+        // A hinge turns within 0…360: a path beyond either end by more than the band was
+        // resolved wrongly (a lid switch that lied, a path lost); the unique reading wins.
+        if next < -band { next += 360 } else if next > 360 + band { next -= 360 }
+        tracked = next
+    }
+
+    // MARK: - Postures
+
+    /// The posture hinge angle `theta` (unwrapped) points to, with hysteresis against the
+    /// published one; `nil` inside a dead band entered from outside.
+    private func candidate(_ theta: Double, display direction: Vector3) -> Posture? {
+        let c = configuration
+        let h = c.hysteresis / 2
+        // The zones by angle, 0…4 (no array: this runs for every trusted sample); tent and stand
+        // share zone 3 and are told apart by how the display hangs.
+        func lower(_ zone: Int) -> Double {
+            switch zone {
+            case 0: -.infinity
+            case 1: c.closedAngle
+            case 2: c.flatLowerAngle
+            case 3: c.flatUpperAngle
+            default: c.tabletAngle
+            }
+        }
+        func upper(_ zone: Int) -> Double { zone == 4 ? .infinity : lower(zone + 1) }
+        let current: Int? = switch posture {
+        case .closed: 0
+        case .laptop: 1
+        case .flat: 2
+        case .tent, .stand: 3
+        case .tablet: 4
+        case .unknown: nil
+        }
+        var zone = -1
+        if let current, theta >= lower(current) - h, theta < upper(current) + h {
+            zone = current
+        } else {
+            for inner in 0...4 where theta >= lower(inner) + h && theta < upper(inner) - h {
+                zone = inner
+            }
+        }
+        guard zone >= 0 else { return nil }
+        switch zone {
+        case 0: return .closed
+        case 1: return .laptop
+        case 2: return .flat
+        case 4: return .tablet
+        default:
+            // How far the display's hinge edge is below horizontal (sine): down for stand, up
+            // for tent.
+            let s = direction.dot(c.hingeEdge.towardHinge)
+            if s >= sinTentStand { return .stand }
+            if s <= -sinTentStand { return .tent }
+            return posture == .tent || posture == .stand ? posture : nil
+        }
+    }
+}
+
+extension PostureDetector {
+    /// What the detector saw, for diagnostics.
+    public struct Statistics: Hashable, Sendable {
+        /// Every sample passed to ``PostureDetector/process(_:)``.
+        public var samples = 0
+        /// Samples ignored because a value was NaN or infinite.
+        public var ignoredNonFinite = 0
+        /// Samples ignored because the acceleration was exactly (0, 0, 0).
+        public var ignoredZero = 0
+        /// Filter restarts after a gap longer than `gap-reset`.
+        public var gapResets = 0
+        /// Filter restarts because one sensor's timestamp went backwards.
+        public var timeReversals = 0
+        /// Samples that found a fresh reading of the other sensor and gave a hinge angle.
+        public var pairs = 0
+        /// Samples whose hinge angle was trusted for a decision.
+        public var trusted = 0
+        /// Lid switch closings ignored because both sensors said the lid was clearly open.
+        public var lidContradictions = 0
+        /// Posture changes published.
+        public var events = 0
+    }
+
+    /// One sensor's filter and motion state.
+    struct SensorTrack: Sendable {
+        var hasReading = false
+        var lastTime = -Double.infinity
+        /// The low-passed reading.
+        var fast = Vector3.zero
+        var magnitude = 0.0
+        /// The reading's direction low-passed once more: its distance from the filtered
+        /// direction is about the direction's rate of turn times the time constant.
+        var lag = Vector3.zero
+        /// The last time this sensor was accelerating or turning.
+        var movingTime = -Double.infinity
+        /// The sample spacing the cached gain and chord are for.
+        var spacing = -Double.infinity
+        var gain = 0.0
+        var turnChordSquared = 0.0
+
+        mutating func add(_ a: Vector3, at t: Double, configuration c: Configuration, turnRate: Double,
+                          statistics: inout Statistics) {
+            let dt = t - lastTime
+            if !hasReading || dt < 0 || dt > c.gapReset {
+                if hasReading {
+                    if dt < 0 { statistics.timeReversals += 1 } else { statistics.gapResets += 1 }
+                }
+                hasReading = true
+                fast = a
+                magnitude = a.length
+                lag = a * (1 / magnitude)
+                lastTime = t
+                // A fresh filter has no history to say it is still: count it as just moved.
+                movingTime = t
+                return
+            }
+            lastTime = t
+            guard dt > 0 else { return }
+            if abs(dt - spacing) > spacing * 1e-6 {
+                // Exact exponential smoothing for this spacing; computed again only when the
+                // spacing changes. A steady turn at rate ω leaves the twice-filtered direction
+                // ω·Δt·(1 − α)/α behind the once-filtered one.
+                spacing = dt
+                gain = -cMath_expm1(-dt / c.filterTimeConstant)
+                let chord = turnRate * dt * (1 - gain) / gain
+                turnChordSquared = chord * chord
+            }
+            fast += (a - fast) * gain
+            magnitude = fast.length
+            guard magnitude > 0 else {
+                // Opposite readings cancelled exactly: no direction, surely not still.
+                movingTime = t
+                return
+            }
+            let direction = fast * (1 / magnitude)
+            lag += (direction - lag) * gain
+            if abs(magnitude - c.gravity) > c.accelerationTolerance || (direction - lag).lengthSquared >= turnChordSquared {
+                movingTime = t
+            }
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import OrientationCore
+import OrientationProtocol
+import Testing
+
+/// The `posture` message and topic (docs/PROTOCOL.md): defined on the wire, not served yet, and
+/// invisible to existing clients.
+@Suite struct PostureMessageTests {
+    static let messages: [(PostureState, String)] = [
+        (PostureState(present: true, posture: .laptop, hingeAngle: 112, hold: nil),
+         "{\"type\":\"posture\",\"present\":true,\"posture\":\"laptop\",\"hinge\":112,\"hold\":null}"),
+        (PostureState(present: true, posture: .tablet, hingeAngle: 360, hold: .hingeVertical),
+         "{\"type\":\"posture\",\"present\":true,\"posture\":\"tablet\",\"hinge\":360,\"hold\":\"hinge-vertical\"}"),
+        (PostureState(present: true, posture: .unknown, hingeAngle: nil, hold: .closedOrFoldedBack),
+         "{\"type\":\"posture\",\"present\":true,\"posture\":\"unknown\",\"hinge\":null,\"hold\":\"closed-or-folded-back\"}"),
+        (PostureState(), "{\"type\":\"posture\",\"present\":false,\"posture\":\"unknown\",\"hinge\":null,\"hold\":null}"),
+    ]
+
+    @Test(arguments: messages.indices)
+    func roundTrips(_ index: Int) throws {
+        let (state, line) = Self.messages[index]
+        #expect(ServerMessage.posture(state).line == line)
+        #expect(try ServerMessage.parse(Array(line.utf8)) == .posture(state))
+    }
+
+    @Test func everyPostureAndHoldHasAWireName() throws {
+        for posture in Posture.allCases {
+            for hold in [nil] + PostureHold.allCases.map(Optional.some) {
+                let state = PostureState(present: true, posture: posture, hingeAngle: 200.5, hold: hold)
+                #expect(try ServerMessage.parse(Array(ServerMessage.posture(state).line.utf8)) == .posture(state))
+            }
+        }
+    }
+
+    static let tolerant: [(String, PostureState)] = [
+        // A newer server's posture or hold name: unknown, no hold, nothing thrown.
+        ("{\"type\":\"posture\",\"present\":true,\"posture\":\"book\",\"hinge\":95,\"hold\":\"dozing\"}",
+         PostureState(present: true, posture: .unknown, hingeAngle: 95, hold: nil)),
+        // A hinge angle outside 0…360, or not a number, is none.
+        ("{\"type\":\"posture\",\"present\":true,\"posture\":\"flat\",\"hinge\":720}", PostureState(present: true, posture: .flat)),
+        ("{\"type\":\"posture\",\"present\":true,\"posture\":\"flat\",\"hinge\":\"180\"}", PostureState(present: true, posture: .flat)),
+        ("{\"type\":\"posture\"}", PostureState()),
+    ]
+
+    @Test(arguments: tolerant.indices)
+    func parsesTolerantly(_ index: Int) throws {
+        let (line, state) = Self.tolerant[index]
+        #expect(try ServerMessage.parse(Array(line.utf8)) == .posture(state))
+    }
+
+    @Test func theTopicIsNotServedYet() throws {
+        #expect(SubscriptionTopic(rawValue: "posture") == .posture)
+        #expect(!SubscriptionTopic.offered.contains(.posture))
+        let hello = ServerMessage.hello(protocol: 1, server: "orientationd", state: OrientationState())
+        #expect(hello.line.hasSuffix(",\"topics\":[\"orientation\",\"light\",\"proximity\",\"compass\"]}"))
+        let line = "{\"op\":\"subscribe\",\"topics\":[\"orientation\",\"posture\"],\"id\":3}"
+        #expect(throws: ProtocolError(.invalidRequest,
+                                      "topic \"posture\" is not served by this server; known topics: orientation, light, proximity, compass")) {
+            try ClientRequest.parse(Array(line.utf8))
+        }
+    }
+}
