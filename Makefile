@@ -12,10 +12,14 @@ LOG ?= data/xio-fusion/handheld.log
 # (Swift's generic specialisations give many); 356 KB less, which keeps the package within issue
 # 19's 20,000 KB once light, proximity and compass came (docs/PACKAGING.md). `--icf=safe` saved
 # 24 KB only: swiftc emits no address-significance table, so lld must assume every address is taken.
+# Optimised for size (`-Osize`, every module and package): issues 26, 27 and 30 took the package to
+# 20,120 KB, past issue 19's 20,000; -Osize made it 19,296 KB and the idle daemon smaller too
+# (14.1 vs 14.5 MiB, each with its own symbol order), for about 30 ns more per sample in the
+# pipeline (docs/PERFORMANCE.md, "Optimising for size").
 # Reproducible (docs/PACKAGING.md): the checkout's path is mapped to `.` in file names that reach
 # the binary (a C assert in SwiftNIO, debug information), and swiftc's incremental LLVM code
 # generation is off (with it on, a fifth of the hashes in `.swift_modhash` differed between builds).
-RELEASE = $(SWIFT) build -c release --static-swift-stdlib -Xswiftc -use-ld=lld \
+RELEASE = $(SWIFT) build -c release --static-swift-stdlib -Xswiftc -use-ld=lld -Xswiftc -Osize \
 	-Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic -Xlinker --icf=all \
 	-Xlinker --symbol-ordering-file=$(CURDIR)/linker/orientationd.order -Xlinker --no-warn-symbol-ordering \
 	-Xswiftc -file-prefix-map -Xswiftc $(CURDIR)=. -Xcc -ffile-prefix-map=$(CURDIR)=. \
