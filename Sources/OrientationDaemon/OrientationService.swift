@@ -85,8 +85,6 @@ public final class OrientationService: Sendable {
             await auxiliary?.rescan()
             // A replayed v2 log's light and proximity levels (none for live sensors).
             let replayed = (source as? ReplaySource).flatMap { replay in ReplayedReadings(replay: replay, logger: logger, publish: publishSensor) }
-            // Its light, proximity and compass values come with the first publishSensor below, before
-            // the bus thread starts.
             // Whether there is an accelerometer at all, known before anyone subscribes (issue 29):
             // clients see it in every state-carrying message, and the log says so at start.
             let presentAtStart = await source.isPresent()
@@ -96,6 +94,8 @@ public final class OrientationService: Sendable {
                     logger.warning("no display accelerometer found: orientation stays unknown until one appears (orientationd --list-sensors shows what there is)")
                 }
             }
+            // Its light, proximity and compass values come with the first publishSensor below, before
+            // the bus thread starts.
             let sensorProxy = dbus ? SensorProxyBus(initial: SensorProxyState(hasAccelerometer: presentAtStart), logger: logger,
                                                     onClaimChange: { sensor, claimed in
                 guard let kind = sensor.auxiliaryKind else { return claims.set("dbus", claimed: claimed) }
