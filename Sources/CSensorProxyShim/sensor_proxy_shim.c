@@ -38,21 +38,29 @@ struct od_proxy {
     double compass_heading;
 };
 
+// Every claim and release method, and the sensor and direction it means: the one table from a
+// member to a sensor (the vtables below register the same names the other way). A member not in
+// it is an error, never some sensor by default (issue 29).
+static const struct { const char *member; int sensor; int claim; } claim_methods[] = {
+    {"ClaimAccelerometer", OD_SENSOR_ACCELEROMETER, 1}, {"ReleaseAccelerometer", OD_SENSOR_ACCELEROMETER, 0},
+    {"ClaimLight", OD_SENSOR_LIGHT, 1},                 {"ReleaseLight", OD_SENSOR_LIGHT, 0},
+    {"ClaimProximity", OD_SENSOR_PROXIMITY, 1},         {"ReleaseProximity", OD_SENSOR_PROXIMITY, 0},
+    {"ClaimCompass", OD_SENSOR_COMPASS, 1},             {"ReleaseCompass", OD_SENSOR_COMPASS, 0},
+};
+
 // Claim* and Release* of every sensor: the call is handed to Swift, which answers it now or later
 // (a deferred reply: the message stays referenced until then).
 static int claim_or_release(sd_bus_message *m, void *userdata, sd_bus_error *error) {
-    (void)error;
     od_proxy *proxy = userdata;
     const char *member = sd_bus_message_get_member(m);
     const char *sender = sd_bus_message_get_sender(m);
     if (!member || !sender) return sd_bus_reply_method_return(m, NULL);  // not on a bus: nothing to track
-    int claim = strncmp(member, "Claim", 5) == 0;
-    const char *what = member + (claim ? 5 : 7);
-    int sensor = strcmp(what, "Accelerometer") == 0 ? OD_SENSOR_ACCELEROMETER
-               : strcmp(what, "Light") == 0 ? OD_SENSOR_LIGHT
-               : strcmp(what, "Proximity") == 0 ? OD_SENSOR_PROXIMITY : OD_SENSOR_COMPASS;
-    proxy->callbacks.call(proxy->callbacks.context, sensor, claim, sender, sd_bus_message_ref(m));
-    return 1;
+    for (size_t i = 0; i < sizeof claim_methods / sizeof claim_methods[0]; i++) {
+        if (strcmp(member, claim_methods[i].member) != 0) continue;
+        proxy->callbacks.call(proxy->callbacks.context, claim_methods[i].sensor, claim_methods[i].claim, sender, sd_bus_message_ref(m));
+        return 1;
+    }
+    return sd_bus_error_setf(error, SD_BUS_ERROR_UNKNOWN_METHOD, "Unknown method %s", member);
 }
 
 // One match for every NameOwnerChanged that ends a name (arg2 empty): a claimer that leaves

@@ -119,8 +119,14 @@ final class SensorProxySession {
             context: Unmanaged.passUnretained(self).toOpaque(),
             call: { context, sensor, claim, sender, call in
                 guard let context, let sender, let call else { return }
+                // The shim's table names one of the four; anything else is an error, never a
+                // sensor by default (issue 29).
+                guard let sensor = ProxySensor(rawValue: Int(sensor)) else {
+                    _ = od_proxy_reply(call, "org.freedesktop.DBus.Error.UnknownMethod", "no such sensor")
+                    return
+                }
                 Unmanaged<SensorProxySession>.fromOpaque(context).takeUnretainedValue()
-                    .received(ProxySensor(rawValue: Int(sensor)) ?? .accelerometer, claim: claim != 0, from: String(cString: sender), call)
+                    .received(sensor, claim: claim != 0, from: String(cString: sender), call)
             },
             name_lost: { context, name in
                 guard let context, let name else { return }
