@@ -22,19 +22,3 @@ import Darwin
 func formatParameter(_ v: Double) -> String {
     v == v.rounded() && abs(v) < 1e9 ? String(Int(v)) : "\(v)"
 }
-
-/// The edit distance between two names (for "did you mean" suggestions).
-func editDistance(_ a: String, _ b: String) -> Int {
-    let a = Array(a.utf8), b = Array(b.utf8)
-    guard !a.isEmpty else { return b.count }
-    guard !b.isEmpty else { return a.count }
-    var previous = Array(0...b.count)
-    for i in 1...a.count {
-        var current = [i] + Array(repeating: 0, count: b.count)
-        for j in 1...b.count {
-            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-        }
-        previous = current
-    }
-    return previous[b.count]
-}

@@ -111,13 +111,7 @@ extension PostureDetector.Configuration {
 
     /// `"; did you mean 'settle-time'?"` for a near miss, else nothing more to say.
     static func suggestion(for name: String) -> String {
-        // As for the orientation detector's parameters: a huge name is no near miss, and the
-        // edit distance is quadratic in its length.
-        guard name.utf8.count <= 64 else { return "" }
-        let best = parameters.map { ($0.name, editDistance($0.name, name)) }.min { $0.1 < $1.1 }
-        if let (candidate, distance) = best, distance <= max(2, name.count / 3) {
-            return "; did you mean '\(candidate)'?"
-        }
-        return ""
+        // One near-miss rule for every name the configuration knows (``ConfigFile/nearest(_:among:)``).
+        ConfigFile.nearest(name, among: parameters.map(\.name)).map { "; did you mean '\($0)'?" } ?? ""
     }
 }
