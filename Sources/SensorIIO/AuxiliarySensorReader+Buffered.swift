@@ -24,9 +24,8 @@ extension AuxiliarySensorReader {
         // channel or shared: hid-sensor-magn-3d's heading has `in_rot_scale`), newline-tolerant;
         // libiio's folding only where sysfs has neither.
         var scale = 1.0, offset = 0.0
-        let names = IIOChannelAttributeName("in_" + name)
         func sysfs(_ attribute: String) -> Double? {
-            names?.resolve(attribute) { access(sysfsPath + "/" + $0, F_OK) == 0 }.flatMap { SysfsAttribute.number(sysfsPath + "/" + $0) }
+            SysfsAttribute.channelPath(sysfsPath, channel: "in_" + name, attribute).flatMap(SysfsAttribute.number)
         }
         if let value = sysfs("scale") { scale = value } else if iio_channel_attr_read_double(channel, "scale", &scale) != 0 { scale = 1 }
         if scale == 0 { scale = 1 }

@@ -40,7 +40,12 @@ enum SysfsAttribute {
     /// axis's own `in_accel_x_scale`, else shared by type `in_accel_scale`, by direction
     /// `in_scale`, by all `scale`), or `nil` when none exists.
     static func channelPath(_ directory: String, family: String, axis: String, _ attribute: String) -> String? {
-        IIOChannelAttributeName("in_\(family)_\(axis)")?.resolve(attribute) { access(directory + "/" + $0, F_OK) == 0 }
+        channelPath(directory, channel: "in_\(family)_\(axis)", attribute)
+    }
+
+    /// The same for any channel prefix (`in_rot_from_north_magnetic_tilt_comp`, `in_intensity_both`).
+    static func channelPath(_ directory: String, channel: String, _ attribute: String) -> String? {
+        IIOChannelAttributeName(channel)?.resolve(attribute) { access(directory + "/" + $0, F_OK) == 0 }
             .map { directory + "/" + $0 }
     }
 }
