@@ -73,7 +73,8 @@ public final class OrientationService: Sendable {
         }
         do {
             // A slow polled accelerometer is raised to 10 Hz at start, as iio-sensor-proxy does.
-            await (source as? DiscoveringIIOSource)?.prepare()
+            // Its enumeration also says whether there is an accelerometer (below).
+            let preparedPresence = await (source as? DiscoveringIIOSource)?.prepare()
             // Light, proximity and compass (issue 17): every state change, live or replayed, goes
             // through this one closure, to the socket's hub and to the D-Bus facade.
             let busBox = LateBound<SensorProxyBus>()
@@ -87,7 +88,8 @@ public final class OrientationService: Sendable {
             let replayed = (source as? ReplaySource).flatMap { replay in ReplayedReadings(replay: replay, logger: logger, publish: publishSensor) }
             // Whether there is an accelerometer at all, known before anyone subscribes (issue 29):
             // clients see it in every state-carrying message, and the log says so at start.
-            let presentAtStart = await source.isPresent()
+            let presentAtStart: Bool
+            if let preparedPresence { presentAtStart = preparedPresence } else { presentAtStart = await source.isPresent() }
             if source is DiscoveringIIOSource {
                 status.present(presentAtStart)
                 if !presentAtStart {

@@ -165,11 +165,17 @@ public final class DiscoveringIIOSource: SensorSource {
     /// start): a polled one gets its sampling frequency raised to 10 Hz or more
     /// (``PolledSamplingFrequency``), so that it is right before anyone claims it. Every
     /// ``open()`` does the same again. Nothing happens without a polled accelerometer.
-    public func prepare() async {
+    /// - Returns: what ``isPresent()`` would say, from the same enumeration (the daemon's start
+    ///   needs both), or `nil` when discovery failed.
+    @discardableResult
+    public func prepare() async -> Bool? {
         let settings = self.settings
-        guard let found = try? await plan(settings: settings), let plan = found.plan, case .polled = plan.mode,
-              let accel = found.choice.accelerometer, accel.bus == .iio else { return }
+        guard let found = try? await plan(settings: settings) else { return nil }
+        guard let plan = found.plan, case .polled = plan.mode, let accel = found.choice.accelerometer, accel.bus == .iio else {
+            return found.plan != nil
+        }
         await adjustSamplingFrequency(accel, settings: settings)
+        return true
     }
 
     /// Sets a polled accelerometer's sampling frequency (on an owner thread: sysfs I/O blocks).
