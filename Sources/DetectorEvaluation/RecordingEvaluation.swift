@@ -10,16 +10,18 @@ public struct RecordingEvaluation: Sendable {
     public let score: EvaluationScore
     /// What the detector saw.
     public let statistics: OrientationDetector.Statistics
+    /// What the rate governor did (all zero when it was off).
+    public let governor: SampleRateGovernor.Statistics
 
     /// Runs `samples` through a fresh detector with `configuration` (without the angular rates
     /// when `ignoreGyroscope`), then scores the events.
     ///
     /// - Throws: ``ConfigurationError`` when the configuration is invalid.
     public init(samples: [Sample], configuration: OrientationDetector.Configuration = .init(),
-                ignoreGyroscope: Bool = false) throws(ConfigurationError) {
+                ignoreGyroscope: Bool = false, governor: SampleRateGovernor.Configuration = .off) throws(ConfigurationError) {
         var iterator = samples.makeIterator()
         do {
-            try self.init(configuration: configuration, ignoreGyroscope: ignoreGyroscope) { iterator.next() }
+            try self.init(configuration: configuration, ignoreGyroscope: ignoreGyroscope, governor: governor) { iterator.next() }
         } catch let error as ConfigurationError {
             throw error
         } catch {
@@ -31,12 +33,17 @@ public struct RecordingEvaluation: Sendable {
     /// detector, as the daemon's pipeline does, scoring as they
     /// come: memory stays bounded by the events and the truth's runs, whatever the length (a
     /// ``GroundTruthBuilder`` keeps only the points scoring reads). The same score, events and
-    /// statistics as ``init(samples:configuration:ignoreGyroscope:)`` on the same samples.
+    /// statistics as ``init(samples:configuration:ignoreGyroscope:governor:)`` on the same samples.
+    ///
+    /// With a `governor` (``SampleRateGovernor``), the detector sees only the samples a reader
+    /// slowed by it would have taken, as the daemon reads a polled sensor; the truth still comes
+    /// from every sample.
     ///
     /// - Throws: ``ConfigurationError`` for an invalid configuration; whatever `next` throws.
     public init(configuration: OrientationDetector.Configuration = .init(), ignoreGyroscope: Bool = false,
-                samples next: () throws -> Sample?) throws {
+                governor: SampleRateGovernor.Configuration = .off, samples next: () throws -> Sample?) throws {
         var detector = try OrientationDetector(configuration: configuration)
+        var pace = SampleRateGovernor(configuration: governor)
         var events: [OrientationEvent] = []
         var truth = GroundTruthBuilder()
         // As the daemon's pipeline: a log recorded with a wrong scale is judged as orientationd
@@ -46,24 +53,29 @@ public struct RecordingEvaluation: Sendable {
             sample = normalizer.normalize(sample)
             truth.add(sample)
             if ignoreGyroscope { sample.angularRate = nil }
+            guard pace.admits(sample) else { continue }
             if let event = detector.process(sample) {
                 events.append(event)
                 truth.keepPoints(around: event.time)
             }
+            pace.observe(sample, settled: detector.isSettled)
         }
         let built = truth.finish()
         self.events = events
         self.truth = built
         score = EvaluationScore(events: events, truth: built)
         statistics = detector.statistics
+        self.governor = pace.statistics
     }
 
     /// Scores `events` that a detector already published against `truth` (a caller that ran
     /// it for more than the events, such as ``TimelinePlot``).
-    init(events: [OrientationEvent], truth: GroundTruth, statistics: OrientationDetector.Statistics) {
+    init(events: [OrientationEvent], truth: GroundTruth, statistics: OrientationDetector.Statistics,
+         governor: SampleRateGovernor.Statistics = .init()) {
         self.events = events
         self.truth = truth
         score = EvaluationScore(events: events, truth: truth)
         self.statistics = statistics
+        self.governor = governor
     }
 }

@@ -124,6 +124,13 @@ public struct OrientationDetector: Sendable {
         steadiness = DirectionHistory(window: configuration.steadyWindow)
     }
 
+    /// True when nothing is about to change: after the last sample no candidate differs from
+    /// the published orientation and none waits to settle (``SampleRateGovernor`` slows the
+    /// sensor only then). False before the first sample.
+    public var isSettled: Bool {
+        hasFilter && last.pending == nil && (last.candidate == nil || last.candidate == orientation)
+    }
+
     /// Returns to the initial state: `unknown`, filters empty, statistics kept. Call it when the
     /// sample stream restarts for a reason the timestamps do not show (a sensor reopened).
     public mutating func reset() {

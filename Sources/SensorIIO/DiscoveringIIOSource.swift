@@ -115,6 +115,14 @@ public final class DiscoveringIIOSource: SensorSource {
     private let foundNoSensor = Atomic<Bool>(false)
 
     public func open() async throws -> any SampleStream {
+        try await open(consumer: nil)
+    }
+
+    /// `[sensor] still-interval` (``SampleRateGovernor``): a polled or evdev accelerometer is read
+    /// that seldom while the device lies still.
+    public var rateGovernor: SampleRateGovernor.Configuration { settings.rateGovernor }
+
+    public func open(consumer: (any SampleConsumer)?) async throws -> any SampleStream {
         let settings = self.settings  // one snapshot per open
         let (_, choice, plan, matrix) = try await plan(settings: settings)
         // Each warning once, not on every retry (issue 27: a selector matching nothing repeated
@@ -134,7 +142,7 @@ public final class DiscoveringIIOSource: SensorSource {
                                                      "mount-matrix": "\(matrix.matrix)", "mount-matrix-source": "\(matrix.source)"])
             let stream = try await EvdevSensorSource(node: node, name: "\(accel.id) (\(accel.name))", mountMatrix: matrix.matrix,
                                                      rate: settings.pollRate, scale: settings.scale, stallTimeout: settings.stallTimeout,
-                                                     clocks: clocks).open()
+                                                     clocks: clocks).open(consumer: consumer)
             opened.withLock { $0 = "\(accel.id) (\(accel.name))" }
             return stream
         }
@@ -154,11 +162,19 @@ public final class DiscoveringIIOSource: SensorSource {
             "device": "\(accel.id)", "name": "\(accel.name)", "mode": "\(plan.mode)",
             "mount-matrix": "\(matrix.matrix)", "mount-matrix-source": "\(matrix.source)",
         ])
-        let stream = try await IIOSensorSource(plan: plan, gyroscope: gyroPlan, name: "\(accel.id) (\(accel.name))", clocks: clocks).open()
+        let source = IIOSensorSource(plan: plan, gyroscope: gyroPlan, name: "\(accel.id) (\(accel.name))", clocks: clocks)
+        guard case .buffered = plan.mode, settings.mode == .auto else {
+            let stream = try await source.open(consumer: consumer)
+            opened.withLock { $0 = "\(accel.id) (\(accel.name))" }
+            return stream
+        }
+        // Whether the buffer delivered anything is seen on the way to the consumer (or out of
+        // the stream, without one).
+        let delivered = DeliveryWatch.Delivered()
+        let stream = try await source.open(consumer: consumer.map { DeliveryWatch.Counting(inner: $0, delivered: delivered) })
         opened.withLock { $0 = "\(accel.id) (\(accel.name))" }
-        guard case .buffered = plan.mode, settings.mode == .auto else { return stream }
         let id = accel.id
-        return DeliveryWatch(stream) { [self] in pollNext.withLock { _ = $0.insert(id) } }
+        return DeliveryWatch(stream, delivered: delivered) { [self] in pollNext.withLock { _ = $0.insert(id) } }
     }
 
     /// What iio-sensor-proxy does to the accelerometer when it starts, done now (the daemon's
@@ -195,23 +211,41 @@ public final class DiscoveringIIOSource: SensorSource {
 
     /// Notes a buffered stream that failed before delivering its first sample.
     final class DeliveryWatch: SampleStream {
-        private let inner: any SampleStream
-        private let onSilentFailure: @Sendable () -> Void
-        private var delivered = false
+        /// Set by the first sample, on whichever thread sees it.
+        final class Delivered: Sendable {
+            private let flag = Atomic<Bool>(false)
+            func set() { if !flag.load(ordering: .relaxed) { flag.store(true, ordering: .relaxed) } }
+            var value: Bool { flag.load(ordering: .relaxed) }
+        }
 
-        init(_ inner: any SampleStream, onSilentFailure: @escaping @Sendable () -> Void) {
+        /// The consumer's side: notes the first sample on the reader thread.
+        struct Counting: SampleConsumer {
+            let inner: any SampleConsumer
+            let delivered: Delivered
+            func consume(_ sample: Sample) -> Double? {
+                delivered.set()
+                return inner.consume(sample)
+            }
+        }
+
+        private let inner: any SampleStream
+        private let delivered: Delivered
+        private let onSilentFailure: @Sendable () -> Void
+
+        init(_ inner: any SampleStream, delivered: Delivered, onSilentFailure: @escaping @Sendable () -> Void) {
             self.inner = inner
+            self.delivered = delivered
             self.onSilentFailure = onSilentFailure
         }
 
         func next() async throws -> Sample? {
             do {
                 let sample = try await inner.next()
-                delivered = delivered || sample != nil
+                if sample != nil { delivered.set() }
                 return sample
             } catch {
                 // A resume is no sign of a silent buffer: it reopens buffered.
-                if !delivered, !(error is CancellationError), (error as? IIOError)?.reopensAtOnce != true { onSilentFailure() }
+                if !delivered.value, !(error is CancellationError), (error as? IIOError)?.reopensAtOnce != true { onSilentFailure() }
                 throw error
             }
         }

@@ -2,6 +2,7 @@ import CLinuxInput
 import Glibc
 import OrientationCore
 import OwnerThreads
+import SensorPipeline
 
 /// What runs on an ``EvdevSensorSource``'s thread: the node's descriptor lives in its frame.
 ///
@@ -20,7 +21,8 @@ struct EvdevReadLoop: Sendable {
     /// No values at all for this long (no `EVIOCGABS`, no event): the stream fails as stalled.
     let stallTimeout: Double
     let clocks: SystemClocks
-    let continuation: AsyncThrowingStream<Sample, Error>.Continuation
+    /// Where samples go: the pipeline's consumer on this thread, or the stream.
+    let delivery: SampleDelivery
 
     /// 1 g in m/s², and iio-sensor-proxy's counts per g for an input accelerometer.
     static let standardGravity = 9.80665
@@ -29,9 +31,9 @@ struct EvdevReadLoop: Sendable {
     func run(_ owner: OwnerThread) {
         do {
             try read(owner)
-            continuation.finish()
+            delivery.finish()
         } catch {
-            continuation.finish(throwing: error)
+            delivery.finish(throwing: error)
         }
     }
 
@@ -56,6 +58,9 @@ struct EvdevReadLoop: Sendable {
         var kernelClock = KernelClockMapper()
         var suspend = SuspendWatch(clocks: clocks)
         let period = 1 / max(rate, 0.1)
+        /// How often a still device is repeated: `period`, or longer while the consumer asks
+        /// (``SampleRateGovernor``); a change the driver reports is delivered at once either way.
+        var repeatPeriod = period
         var lastTime = -Double.infinity
         var lastDelivery = Self.monotonic()
 
@@ -65,7 +70,8 @@ struct EvdevReadLoop: Sendable {
             lastTime = t
             lastDelivery = Self.monotonic()
             let raw = Vector3(Double(x) * perCount, Double(y) * perCount, Double(z) * perCount)
-            continuation.yield(Sample(time: t, acceleration: mountMatrix.apply(raw)))
+            let wait = delivery.deliver(Sample(time: t, acceleration: mountMatrix.apply(raw)))
+            repeatPeriod = max(period, wait ?? 0)
         }
 
         deliver(Self.monotonic())  // the current values, where EVIOCGABS gave them
@@ -74,7 +80,7 @@ struct EvdevReadLoop: Sendable {
             if values.contains(where: { $0 == nil }), Self.monotonic() - opened > stallTimeout {
                 throw .stalled(device: node, seconds: stallTimeout)
             }
-            let wait = max(0, lastDelivery + period - Self.monotonic())
+            let wait = max(0, lastDelivery + repeatPeriod - Self.monotonic())
             var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: owner.wakeFD, events: Int16(POLLIN), revents: 0)]
             let ready = poll(&fds, 2, Int32((wait * 1000).rounded(.up)))
             if owner.isStopping { return }
@@ -120,7 +126,7 @@ struct EvdevReadLoop: Sendable {
                     }
                     values = latest
                 }
-            } else if Self.monotonic() - lastDelivery >= period {
+            } else if Self.monotonic() - lastDelivery >= repeatPeriod {
                 // Nothing new: evdev reports only changes, so a still device is silent. Repeat
                 // where it is.
                 deliver(Self.monotonic())

@@ -33,9 +33,15 @@ public final class EvdevSensorSource: SensorSource {
     }
 
     public func open() async throws -> any SampleStream {
+        try await open(consumer: nil)
+    }
+
+    /// With a `consumer`, the reader thread hands it every sample, and repeats a still device
+    /// as seldom as it asks.
+    public func open(consumer: (any SampleConsumer)?) async throws -> any SampleStream {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: Sample.self, bufferingPolicy: .bufferingNewest(4096))
         let loop = EvdevReadLoop(node: node, mountMatrix: mountMatrix, rate: rate, scale: scale, stallTimeout: stallTimeout, clocks: clocks,
-                                 continuation: continuation)
+                                 delivery: SampleDelivery(continuation: continuation, consumer: consumer))
         let thread = OwnerThread(name: "od-evdev-reader") { owner in loop.run(owner) }
         do { try thread.start() } catch { throw IIOError.cannotStartThread(errno: error.errno) }
         return Stream(thread: thread, iterator: stream.makeAsyncIterator(), deviceName: name)

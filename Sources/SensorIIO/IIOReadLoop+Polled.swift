@@ -4,7 +4,8 @@ import OrientationCore
 import OwnerThreads
 
 extension IIOReadLoop {
-    /// Drivers without a buffer (da280, da217…): read the raw attributes on a fixed clock.
+    /// Drivers without a buffer (da280, da217…): read the raw attributes on a fixed clock, or
+    /// less often while the consumer asks for it (``SampleRateGovernor``: the device lies still).
     func poll(_ owner: OwnerThread, accel: [Axis], gyro: [Axis], rate: Double) throws(IIOError) {
         let period = 1 / max(rate, 0.1)
         var suspend = SuspendWatch(clocks: clocks)
@@ -29,21 +30,26 @@ extension IIOReadLoop {
             if let slept = suspend.sleptSinceLastCheck() {
                 throw .resumedFromSuspend(device: plan.device, seconds: slept)
             }
+            var wait: Double? = nil
             if ok {
                 // A reading of exactly zero on every axis is no reading (a buffered device read
                 // through attributes it never updates): it counts toward the stall.
-                if accel.contains(where: { raw[$0]! != 0 }) { lastGood = now }
-                let a = vector(accel) { raw[$0]! }
-                let w: Vector3? = gyro.isEmpty ? nil : vector(gyro) { raw[$0]! }
-                deliver(time: now, a, w)
+                if accel.contains(where: { raw[$0, default: 0] != 0 }) { lastGood = now }
+                let a = vector(accel) { raw[$0, default: 0] }
+                let w: Vector3? = gyro.isEmpty ? nil : vector(gyro) { raw[$0, default: 0] }
+                wait = deliver(time: now, a, w)
             }
             if now - lastGood > plan.stallTimeout {
                 // Reads that kept failing say why; zeros alone are a stall.
                 if !ok, let lastFailure { throw .readFailed(device: plan.device, errno: lastFailure) }
                 throw .stalled(device: plan.device, seconds: plan.stallTimeout)
             }
-            next += period
-            if next < now { next = now }
+            if let wait, wait > period {
+                next = now + wait  // the device lies still: one reading per `wait`
+            } else {
+                next += period
+                if next < now { next = now }
+            }
             owner.sleep(until: next)
         }
     }

@@ -2,6 +2,7 @@ import CLibIIO
 import Glibc
 import OrientationCore
 import OwnerThreads
+import SensorPipeline
 
 /// What runs on an ``IIOReader``'s thread; every libiio handle lives in its stack frames. It
 /// opens the device and reads it one of two ways: ``stream(_:context:device:accel:gyro:batch:)``
@@ -10,16 +11,17 @@ import OwnerThreads
 struct IIOReadLoop: Sendable {
     let plan: IIOReadPlan
     let clocks: SystemClocks
-    let continuation: AsyncThrowingStream<Sample, Error>.Continuation
+    /// Where samples go: the pipeline's consumer on this thread, or the stream.
+    let delivery: SampleDelivery
 
     // MARK: - The reader thread
 
     func run(_ owner: OwnerThread) {
         do {
             try read(owner)
-            continuation.finish()
+            delivery.finish()
         } catch {
-            continuation.finish(throwing: error)
+            delivery.finish(throwing: error)
         }
     }
 
@@ -87,11 +89,13 @@ struct IIOReadLoop: Sendable {
         return plan.mountMatrix.apply(Vector3(v[0], v[1], v[2]))
     }
 
-    /// A gyroscope-only device's main vector is its angular rate.
-    func deliver(time: Double, _ main: Vector3, _ gyro: Vector3?) {
+    /// A gyroscope-only device's main vector is its angular rate. Returns the wait the consumer
+    /// asks for before the next reading (``SampleConsumer/consume(_:)``), `nil` for none.
+    @discardableResult
+    func deliver(time: Double, _ main: Vector3, _ gyro: Vector3?) -> Double? {
         switch plan.family {
-        case .accelerometer: continuation.yield(Sample(time: time, acceleration: main, angularRate: gyro))
-        case .gyroscope: continuation.yield(Sample(time: time, acceleration: .zero, angularRate: main))
+        case .accelerometer: delivery.deliver(Sample(time: time, acceleration: main, angularRate: gyro))
+        case .gyroscope: delivery.deliver(Sample(time: time, acceleration: .zero, angularRate: main))
         }
     }
 

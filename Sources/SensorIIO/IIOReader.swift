@@ -2,6 +2,7 @@ import CLibIIO
 import Glibc
 import OrientationCore
 import OwnerThreads
+import SensorPipeline
 
 /// Reads one IIO device on a dedicated thread and yields samples in the canonical frame.
 ///
@@ -14,13 +15,12 @@ import OwnerThreads
 /// format by libiio's own `iio_channel_convert` (sign, shift, endianness), then `M · value`.
 final class IIOReader: Sendable {
     let plan: IIOReadPlan
-    private let continuation: AsyncThrowingStream<Sample, Error>.Continuation
     private let thread: OwnerThread
 
-    init(plan: IIOReadPlan, clocks: SystemClocks = .system, continuation: AsyncThrowingStream<Sample, Error>.Continuation) {
+    /// Samples go to `delivery`: its consumer on the reader thread, or its stream.
+    init(plan: IIOReadPlan, clocks: SystemClocks = .system, delivery: SampleDelivery) {
         self.plan = plan
-        self.continuation = continuation
-        let reading = IIOReadLoop(plan: plan, clocks: clocks, continuation: continuation)
+        let reading = IIOReadLoop(plan: plan, clocks: clocks, delivery: delivery)
         thread = OwnerThread(name: "od-iio-reader") { owner in reading.run(owner) }
     }
 

@@ -24,69 +24,88 @@ public final class IIOSensorSource: SensorSource {
     }
 
     public func open() async throws -> any SampleStream {
+        try await open(consumer: nil)
+    }
+
+    /// With a `consumer`, the reader thread hands it every sample (the gyroscope's newest
+    /// reading attached) and, polled, waits as long as it asks.
+    public func open(consumer: (any SampleConsumer)?) async throws -> any SampleStream {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: Sample.self, bufferingPolicy: .bufferingNewest(4096))
-        let reader = IIOReader(plan: plan, clocks: clocks, continuation: continuation)
+        let latest = LatestRate()
+        // The gyroscope's thread only keeps its newest reading; the accelerometer's attaches it.
+        let merging = consumer.map { GyroscopeMerging(inner: $0, latest: latest, merges: gyroscope != nil) }
+        let reader = IIOReader(plan: plan, clocks: clocks, delivery: SampleDelivery(continuation: continuation, consumer: merging))
         try reader.start()
         var gyroReader: IIOReader? = nil
-        var merger: Task<Void, Never>? = nil
-        let latest = LatestRate()
         if var gyroPlan = gyroscope {
             gyroPlan.family = .gyroscope
-            let (rates, rateContinuation) = AsyncThrowingStream.makeStream(of: Sample.self, bufferingPolicy: .bufferingNewest(64))
-            let second = IIOReader(plan: gyroPlan, clocks: clocks, continuation: rateContinuation)
+            let (_, rateContinuation) = AsyncThrowingStream.makeStream(of: Sample.self, bufferingPolicy: .bufferingNewest(1))
+            let second = IIOReader(plan: gyroPlan, clocks: clocks, delivery: SampleDelivery(continuation: rateContinuation, consumer: latest))
             do { try second.start() } catch {
                 await reader.stop()
                 throw error
             }
             gyroReader = second
-            merger = Task {
-                do { for try await rate in rates { latest.set(rate) } } catch {}
-            }
         }
-        let opened = Stream(reader: reader, gyroReader: gyroReader, merger: merger, latest: latest, iterator: stream.makeAsyncIterator())
+        let opened = Stream(reader: reader, gyroReader: gyroReader, latest: latest, iterator: stream.makeAsyncIterator())
         opened.deviceName = name
         return opened
     }
 
-    /// The newest gyroscope reading, shared between the merging task and the consumer.
-    final class LatestRate: Sendable {
+    /// The newest gyroscope reading: the gyroscope's reader thread keeps it (as its consumer),
+    /// the accelerometer's side reads it.
+    final class LatestRate: SampleConsumer {
         private let value = Mutex<Sample?>(nil)
-        func set(_ sample: Sample) { value.withLock { $0 = sample } }
+        func consume(_ sample: Sample) -> Double? {
+            value.withLock { $0 = sample }
+            return nil
+        }
         func get() -> Sample? { value.withLock { $0 } }
+
+        /// `sample` with the newest rate attached when their times are within the merge window.
+        func merged(_ sample: Sample) -> Sample {
+            var sample = sample
+            if sample.angularRate == nil, let rate = get(), abs(rate.time - sample.time) <= IIOSensorSource.mergeWindow {
+                sample.angularRate = rate.angularRate
+            }
+            return sample
+        }
+    }
+
+    /// The pipeline's consumer behind the gyroscope merge, on the accelerometer's reader thread.
+    struct GyroscopeMerging: SampleConsumer {
+        let inner: any SampleConsumer
+        let latest: LatestRate
+        let merges: Bool
+        func consume(_ sample: Sample) -> Double? {
+            inner.consume(merges ? latest.merged(sample) : sample)
+        }
     }
 
     final class Stream: SampleStream {
         let reader: IIOReader
         let gyroReader: IIOReader?
-        let merger: Task<Void, Never>?
         let latest: LatestRate
         var iterator: AsyncThrowingStream<Sample, Error>.AsyncIterator
         var closed = false
         /// The source's name (`iio:device0 (accel_3d)`), for warnings about the device.
         var deviceName: String? = nil
 
-        init(reader: IIOReader, gyroReader: IIOReader?, merger: Task<Void, Never>?, latest: LatestRate,
-             iterator: AsyncThrowingStream<Sample, Error>.AsyncIterator) {
+        init(reader: IIOReader, gyroReader: IIOReader?, latest: LatestRate, iterator: AsyncThrowingStream<Sample, Error>.AsyncIterator) {
             self.reader = reader
             self.gyroReader = gyroReader
-            self.merger = merger
             self.latest = latest
             self.iterator = iterator
         }
 
         func next() async throws -> Sample? {
-            guard !closed, var sample = try await iterator.next() else { return nil }
-            if gyroReader != nil, sample.angularRate == nil, let rate = latest.get(),
-               abs(rate.time - sample.time) <= IIOSensorSource.mergeWindow {
-                sample.angularRate = rate.angularRate
-            }
-            return sample
+            guard !closed, let sample = try await iterator.next() else { return nil }
+            return gyroReader != nil ? latest.merged(sample) : sample
         }
 
         func close() async {
             guard !closed else { return }
             closed = true
-            merger?.cancel()
             await reader.stop()
             await gyroReader?.stop()
         }
@@ -94,7 +113,6 @@ public final class IIOSensorSource: SensorSource {
         /// Not closed by its owner: ask the threads to stop, without waiting.
         deinit {
             guard !closed else { return }
-            merger?.cancel()
             reader.requestStop()
             gyroReader?.requestStop()
         }

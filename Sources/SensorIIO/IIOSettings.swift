@@ -29,6 +29,9 @@ public struct IIOSettings: Sendable, Hashable {
     public var pollRate: Double = 20
     /// No data for this long: the sensor is reopened and `unknown` published meanwhile.
     public var stallTimeout: Double = 3
+    /// How a polled (or evdev) accelerometer is paced while the device lies still
+    /// (`still-interval`; ``SampleRateGovernor``).
+    public var rateGovernor = SampleRateGovernor.Configuration()
 
     public init() {}
 
@@ -36,6 +39,7 @@ public struct IIOSettings: Sendable, Hashable {
         a.selector == b.selector && a.mountMatrix?.text == b.mountMatrix?.text && a.mode == b.mode
             && a.samplingFrequency == b.samplingFrequency && a.batch == b.batch && a.pollRate == b.pollRate
             && a.stallTimeout == b.stallTimeout && a.samplingFrequencyIsExplicit == b.samplingFrequencyIsExplicit && a.scale == b.scale
+            && a.rateGovernor == b.rateGovernor
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -44,7 +48,7 @@ public struct IIOSettings: Sendable, Hashable {
     }
 
     /// The setting names of the `[sensor]` section.
-    public static let keys = ["device", "mount-matrix", "mode", "sampling-frequency", "batch", "poll-rate", "stall-timeout", "scale"]
+    public static let keys = ["device", "mount-matrix", "mode", "sampling-frequency", "batch", "poll-rate", "stall-timeout", "scale", "still-interval"]
 
     /// Applies one `[sensor]` entry; returns an error message for a bad value or unknown name.
     public mutating func apply(name: String, value: String, location: String) -> String? {
@@ -80,6 +84,12 @@ public struct IIOSettings: Sendable, Hashable {
         case "scale":
             guard let number = Double(value), number > 0, number.isFinite else { return "scale must be a positive number (m/s² per count), not \"\(ControlCharacters.quoted(value))\"" }
             scale = number
+        case "still-interval":
+            var governor = rateGovernor
+            guard let number = Double(value) else { return "still-interval must be 0 (off) or a number of seconds up to 5, not \"\(ControlCharacters.quoted(value))\"" }
+            governor.stillInterval = number
+            if let problem = governor.problem() { return "\(problem.key) \(problem.message), not \"\(ControlCharacters.quoted(value))\"" }
+            rateGovernor = governor
         case "batch":
             guard let number = Int(value), number >= 1, number <= 4096 else { return "batch must be a whole number from 1 to 4096, not \"\(ControlCharacters.quoted(value))\"" }
             batch = number

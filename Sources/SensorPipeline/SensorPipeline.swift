@@ -246,12 +246,14 @@ public final class SensorPipeline: Sendable {
     }
 
     /// The stream (and the libiio or file handle behind it) stays in the one task that opened
-    /// it (Swift 6 checks this).
+    /// it (Swift 6 checks this). The samples themselves are handled on the reader's thread by a
+    /// ``DetectionStage`` (issue 28: one wake-up per sample); this task only opens, waits for
+    /// the end, and closes.
     private func readWhileClaimed(_ configuration: OrientationDetector.Configuration) async {
         defer { health.expectProgress(within: nil) }
         // Validated in init and reconfigure(_:), so this cannot fail today; should a later change
         // let an invalid configuration through, the sensor is reported failed, not the daemon.
-        var detector: OrientationDetector
+        let detector: OrientationDetector
         do {
             detector = try OrientationDetector(configuration: configuration)
         } catch {
@@ -260,41 +262,38 @@ public final class SensorPipeline: Sendable {
             return
         }
         var delay = 0.5
+        var samples = 0
         let limit = source.progressLimit
         while !Task.isCancelled {
             let stream: any SampleStream
             health.expectProgress(within: limit)
+            // A fresh stage per open: nothing from before decides after it.
+            let device = Mutex<String>(source.name)
+            let stage = DetectionStage(detector: detector, governor: source.rateGovernor, health: health, progressLimit: limit, sink: sink) {
+                [self] normalizer in warnAboutScale(normalizer, device: device.withLock { $0 })
+            }
             do {
-                stream = try await source.open()
+                stream = try await source.open(consumer: stage)
             } catch {
                 await backOff(failure: "cannot open \(source.name): \(error)", delay: &delay)
                 continue
             }
+            if let name = stream.deviceName { device.withLock { $0 = name } }
             logger.info("sensor opened", metadata: ["sensor": "\(source.name)"])
             sink(.sensorActive(true))
-            detector.reset()
-            var normalizer = GravityNormalizer()
-            var tilt = TiltTracker()
+            stage.start()
             var failure: Error? = nil
             do {
-                health.expectProgress(within: limit)
-                while let raw = try await stream.next() {
-                    health.expectProgress(within: limit)
-                    delay = 0.5
-                    let sample = normalizer.normalize(raw)
-                    if normalizer.isCorrecting { warnAboutScale(normalizer, device: stream.deviceName ?? source.name) }
-                    if let changed = tilt.process(sample) { sink(.tilt(changed)) }
-                    if let event = detector.process(sample) { sink(.orientation(event)) }
-                    if sample.light != nil || sample.proximity != nil {
-                        sink(.recordedReadings(light: sample.light, proximity: sample.proximity))
-                    }
-                }
+                // The stream returns no samples (the stage took them), only its end or failure.
+                while let sample = try await stream.next() { _ = stage.consume(sample) }
             } catch {
                 failure = error
             }
             // Close before anything else, in particular before backing off: a failed or stalled
             // sensor must not stay open (its buffer enabled) while we wait to retry.
             await stream.close()
+            if stage.samples > 0 { delay = 0.5 }
+            samples += stage.samples
             sink(.sensorActive(false))
             logger.info("sensor closed", metadata: ["sensor": "\(source.name)"])
             if Task.isCancelled || failure is CancellationError { return }
@@ -306,7 +305,7 @@ public final class SensorPipeline: Sendable {
                 await backOff(failure: "\(source.name) failed: \(failure)", delay: &delay)
                 continue
             }
-            logger.info("source finished", metadata: ["sensor": "\(source.name)", "samples": "\(detector.statistics.samples)"])
+            logger.info("source finished", metadata: ["sensor": "\(source.name)", "samples": "\(samples)"])
             sink(.sourceFinished)
             return
         }

@@ -10,8 +10,18 @@ import OrientationCore
 public protocol SensorSource: Sendable {
     /// A name for logs and for `get` replies, e.g. `replay:handheld.log`.
     var name: String { get }
-    /// Opens the sensor.
+    /// Opens the sensor; its stream returns the samples.
     func open() async throws -> any SampleStream
+    /// Opens the sensor with `consumer` taking every sample on the thread that reads it
+    /// (``SampleDelivery``); the stream's ``SampleStream/next()`` then returns no sample, only
+    /// the end (`nil`) or the failure (a throw). A source that reads on a thread of its own
+    /// should honour the wait the consumer returns where it can (a polled reader sleeps that
+    /// long). `nil`: as ``open()``. Default: ``open()``'s samples handed to the consumer in the
+    /// awaiting task.
+    func open(consumer: (any SampleConsumer)?) async throws -> any SampleStream
+    /// How the pipeline paces this source's reader (``SampleRateGovernor``). Default: off (every
+    /// sample at the source's own rate: a replay, a test's source).
+    var rateGovernor: SampleRateGovernor.Configuration { get }
     /// Whether there is a sensor to open now, without opening it (the D-Bus facade's
     /// `HasAccelerometer`, which desktops read before they claim). Default: true.
     func isPresent() async -> Bool
@@ -26,6 +36,12 @@ public protocol SensorSource: Sendable {
 }
 
 extension SensorSource {
+    public func open(consumer: (any SampleConsumer)?) async throws -> any SampleStream {
+        let stream = try await open()
+        guard let consumer else { return stream }
+        return ConsumingStream(stream, consumer: consumer)
+    }
+    public var rateGovernor: SampleRateGovernor.Configuration { .off }
     public func isPresent() async -> Bool { true }
     public var lastOpenFoundNoSensor: Bool { false }
     public var progressLimit: Double? { 10 }

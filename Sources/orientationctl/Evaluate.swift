@@ -54,14 +54,18 @@ struct Evaluate: ParsableCommand {
 
     @OptionGroup var detector: DetectorOptions
 
+    @OptionGroup var pace: GovernorOptions
+
     func run() throws {
         let configuration = try detector.configuration()
+        let governor = try pace.configuration(detector: configuration)
         var output = OutputBuffer()
         var total = EvaluationScore()
         var scored = 0
         var failed = false
         let rate = self.rate
         var scoredLogs = 0, scoredScenarios = 0, disagreements = 0
+        var paced = SampleRateGovernor.Statistics()
         // Logs are streamed through the detector and the truth (issue 18: reading a 149 MB log
         // whole took 1.18 GB); a log that fails partway is reported and skipped, as before.
         var inputs: [(name: String, scenario: Scenario?)] = files.map { ($0, nil) }
@@ -71,10 +75,10 @@ struct Evaluate: ParsableCommand {
             do {
                 if let scenario {
                     evaluation = try RecordingEvaluation(samples: scenario.samples(rate: rate, gyroscope: !ignoreGyro),
-                                                         configuration: configuration, ignoreGyroscope: ignoreGyro)
+                                                         configuration: configuration, ignoreGyroscope: ignoreGyro, governor: governor)
                 } else {
                     var reader = try SensorLogReader(path: file)
-                    evaluation = try RecordingEvaluation(configuration: configuration, ignoreGyroscope: ignoreGyro) { try reader.next() }
+                    evaluation = try RecordingEvaluation(configuration: configuration, ignoreGyroscope: ignoreGyro, governor: governor) { try reader.next() }
                 }
             } catch let error as SensorLogError {
                 output.flush()
@@ -84,6 +88,10 @@ struct Evaluate: ParsableCommand {
             }
             let score = evaluation.score
             total = total + score
+            paced.admitted += evaluation.governor.admitted
+            paced.dropped += evaluation.governor.dropped
+            paced.slowed += evaluation.governor.slowed
+            paced.woken += evaluation.governor.woken
             scored += 1
             if scenario == nil { scoredLogs += 1 } else { scoredScenarios += 1 }
             if json {
@@ -113,9 +121,20 @@ struct Evaluate: ParsableCommand {
                 output.appendLine(line)
                 output.flush()
                 for note in Self.legend(total, scenarios: scoredScenarios > 0, disagreements: disagreements) { printError(note) }
+                if governor.isEnabled { printError(Self.governorNote(paced, interval: governor.stillInterval)) }
             }
         }
         if failed { throw ExitCode(1) }
+    }
+
+    /// What the rate governor did over every input: the share of samples a governed reader
+    /// would have read, and how often it slowed down and woke up.
+    static func governorNote(_ paced: SampleRateGovernor.Statistics, interval: Double) -> String {
+        let all = paced.admitted + paced.dropped
+        let share = all == 0 ? 0 : 100 * Double(paced.admitted) / Double(all)
+        return "still-interval \(EventFormat.fixed(interval, decimals: 2)) s (as orientationd reads a polled sensor; 0 reads every sample): "
+            + "the detector read \(paced.admitted) of \(all) samples (\(EventFormat.fixed(share, decimals: 1)) %), "
+            + "slowed down \(paced.slowed) times, woke \(paced.woken) times"
     }
 
     /// What each number means, printed where they are (issue 21: negative latencies, excused

@@ -1,0 +1,119 @@
+import Glibc
+import OrientationCore
+import SensorIIO
+import SensorPipeline
+import Synchronization
+import TestSupport
+import Testing
+
+/// Issue 28: a reader hands each sample to the pipeline's consumer on its own thread and waits
+/// as long as the consumer asks: real libiio polling and a real evdev node under umockdev.
+extension SensorIIOIntegrationTests {
+    /// A consumer that asks for `wait` after every sample and keeps the times it was called,
+    /// and on which thread.
+    final class PacedConsumer: SampleConsumer {
+        let wait: Double?
+        private let state = Mutex<(times: [Double], threads: Set<UInt>)>(([], []))
+        let arrived = AwaitedCount()
+
+        init(wait: Double?) { self.wait = wait }
+
+        func consume(_ sample: Sample) -> Double? {
+            state.withLock {
+                $0.times.append(sample.time)
+                $0.threads.insert(UInt(bitPattern: Int(pthread_self())))
+            }
+            arrived.increment()
+            return wait
+        }
+
+        var times: [Double] { state.withLock { $0.times } }
+        var threads: Set<UInt> { state.withLock { $0.threads } }
+    }
+
+    /// Counts up; a test awaits a count without polling.
+    final class AwaitedCount: Sendable {
+        private let state = Mutex<(count: Int, waiters: [(Int, CheckedContinuation<Void, Never>)])>((0, []))
+        func increment() {
+            let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+                state.count += 1
+                let count = state.count
+                let (due, rest) = (state.waiters.filter { $0.0 <= count }, state.waiters.filter { $0.0 > count })
+                state.waiters = rest
+                return due.map(\.1)
+            }
+            for waiter in ready { waiter.resume() }
+        }
+        func wait(for count: Int) async {
+            await withCheckedContinuation { continuation in
+                let now = state.withLock { state -> Bool in
+                    if state.count >= count { return true }
+                    state.waiters.append((count, continuation))
+                    return false
+                }
+                if now { continuation.resume() }
+            }
+        }
+    }
+
+    @Test(arguments: [nil, 0.4] as [Double?])
+    func aPolledReaderWaitsAsLongAsItsConsumerAsks(wait: Double?) async throws {
+        let testbed = Testbed()
+        let device = FakeIIODevice(index: 0, name: "da280", format: "le:s14/16>>2", scale: "0.002394", buffered: false, raw: (0, -4096, 0))
+        try testbed.add(device.description)
+        var settings = IIOSettings()
+        settings.pollRate = 20
+        let source = DiscoveringIIOSource(settings: settings, logger: Self.quietLogger)
+        let consumer = PacedConsumer(wait: wait)
+        let stream = try await source.open(consumer: consumer)
+        await consumer.arrived.wait(for: 6)
+        await stream.close()
+        let times = consumer.times
+        let gaps = zip(times, times.dropFirst()).map { $1 - $0 }
+        // The consumer ran on the reader's one thread, never this task's.
+        #expect(consumer.threads.count == 1 && !consumer.threads.contains(UInt(bitPattern: Int(pthread_self()))))
+        if let wait {
+            #expect(gaps.allSatisfy { $0 >= wait - 0.01 }, "asked for \(wait) s between readings: \(gaps)")
+        } else {
+            #expect(gaps.allSatisfy { $0 < 0.3 }, "at the poll rate (20 Hz): \(gaps)")
+        }
+    }
+
+    /// With a consumer the stream returns no sample, only its end: a stall ends it with the error.
+    @Test func aStreamOpenedWithAConsumerReturnsOnlyItsEnd() async throws {
+        let testbed = Testbed()
+        let device = FakeIIODevice(index: 0, name: "da280", format: "le:s14/16>>2", scale: "0.002394", buffered: false, raw: (0, 0, 0))
+        try testbed.add(device.description)
+        var settings = IIOSettings()
+        settings.stallTimeout = 0.3  // all-zero readings are no readings: stalled after 0.3 s
+        let source = DiscoveringIIOSource(settings: settings, logger: Self.quietLogger)
+        let consumer = PacedConsumer(wait: nil)
+        let stream = try await source.open(consumer: consumer)
+        await #expect {
+            while let sample = try await stream.next() { Issue.record("the stream returned a sample: \(sample)") }
+        } throws: { error in
+            "\(error)".contains("stalled")
+        }
+        await stream.close()
+        #expect(!consumer.times.isEmpty, "the consumer had the readings")
+    }
+
+    /// A still evdev accelerometer is repeated as seldom as the consumer asks; a change the
+    /// driver reports is delivered at once.
+    @Test func anEvdevReaderRepeatsAStillDeviceAsSeldomAsItsConsumerAsks() async throws {
+        let testbed = Testbed()
+        let device = FakeInputAccelerometer()
+        for description in device.descriptions { try testbed.add(description) }
+        let consumer = PacedConsumer(wait: 0.4)
+        let stream = try await EvdevSensorSource(node: device.node, name: "event5", mountMatrix: .identity, rate: 20).open(consumer: consumer)
+        writeAll(testbed.deviceFD(device.node), FakeInputAccelerometer.report((0, -256, 0), at: 100))
+        await consumer.arrived.wait(for: 5)
+        let before = consumer.times.count
+        writeAll(testbed.deviceFD(device.node), FakeInputAccelerometer.report((256, 0, 0), at: 101))
+        await consumer.arrived.wait(for: before + 1)
+        await stream.close()
+        let times = consumer.times
+        let repeats = zip(times, times.dropFirst()).map { $1 - $0 }.prefix(before - 1).dropFirst()
+        #expect(repeats.allSatisfy { $0 >= 0.39 }, "still: one repeat per 0.4 s: \(repeats)")
+    }
+}
