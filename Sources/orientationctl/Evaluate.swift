@@ -132,7 +132,7 @@ struct Evaluate: ParsableCommand {
     static func governorNote(_ paced: SampleRateGovernor.Statistics, interval: Double) -> String {
         let all = paced.admitted + paced.dropped
         let share = all == 0 ? 0 : 100 * Double(paced.admitted) / Double(all)
-        return "still-interval \(EventFormat.fixed(interval, decimals: 2)) s (as orientationd reads a polled sensor; 0 reads every sample): "
+        return "still-interval \(EventFormat.fixed(interval, decimals: 2)) s (as orientationd reads a polled sensor): "
             + "the detector read \(paced.admitted) of \(all) samples (\(EventFormat.fixed(share, decimals: 1)) %), "
             + "slowed down \(paced.slowed) times, woke \(paced.woken) times"
     }

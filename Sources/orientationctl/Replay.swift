@@ -11,7 +11,9 @@ struct Replay: ParsableCommand {
         discussion: """
         Prints one line per event, `time orientation`, or with --json one object per line with \
         time, orientation and previous. --trace prints the detector's state after every sample as \
-        CSV instead. A summary goes to standard error. Exit status 1 on a malformed log, with the \
+        CSV instead. --still-interval 0.5 skips the samples orientationd would not read from a \
+        polled sensor while the device lies still (its rate governor). A summary goes to \
+        standard error. Exit status 1 on a malformed log, with the \
         file and line of the problem.
         """
     )
@@ -33,8 +35,12 @@ struct Replay: ParsableCommand {
 
     @OptionGroup var detector: DetectorOptions
 
+    @OptionGroup var pace: GovernorOptions
+
     func run() throws {
-        var detector = try OrientationDetector(configuration: detector.configuration())
+        let configuration = try detector.configuration()
+        var detector = try OrientationDetector(configuration: configuration)
+        var governor = SampleRateGovernor(configuration: try pace.configuration(detector: configuration))
         var reader: SensorLogReader
         do {
             reader = try SensorLogReader(path: file)
@@ -50,7 +56,9 @@ struct Replay: ParsableCommand {
             while var sample = try reader.next() {
                 if ignoreGyro { sample.angularRate = nil }
                 sample = normalizer.normalize(sample)
+                guard governor.admits(sample) else { continue }
                 let event = detector.process(sample)
+                governor.observe(sample, settled: detector.isSettled)
                 if trace {
                     output.appendLine(TraceFormat.row(sample: sample, detector: detector, event: event))
                 } else if let event {
@@ -65,11 +73,14 @@ struct Replay: ParsableCommand {
         if !quiet, normalizer.isCorrecting, let measured = normalizer.deviceGravity {
             printError("the recording's scale is wrong: a still device reads \(Import.significant(measured)) per g; replayed rescaled by \(Import.significant(normalizer.factor)), as orientationd would")
         }
-        if !quiet { printError(Self.summary(detector.statistics)) }
+        if !quiet { printError(Self.summary(detector.statistics, governor: governor.statistics)) }
     }
 
-    static func summary(_ s: OrientationDetector.Statistics) -> String {
+    static func summary(_ s: OrientationDetector.Statistics, governor: SampleRateGovernor.Statistics = .init()) -> String {
         var parts = ["\(s.samples) samples", "\(s.events) events"]
+        if governor.dropped > 0 {
+            parts.append("\(governor.dropped) skipped while still (--still-interval: the reader slowed \(governor.slowed) times)")
+        }
         if s.ignoredNonFinite > 0 { parts.append("\(s.ignoredNonFinite) ignored with NaN or infinite values") }
         if s.ignoredZero > 0 { parts.append("\(s.ignoredZero) ignored as exactly zero") }
         if s.gapResets > 0 { parts.append("\(s.gapResets) filter restarts after gaps") }
