@@ -4,7 +4,13 @@ import OrientationCore
 import OwnerThreads
 
 extension IIOReadLoop {
-    /// Buffered reading: enable the channels, let the driver batch `batch` samples per wake-up.
+    /// Buffered reading: enable the channels, let the driver batch `batch` samples per wake-up
+    /// (libiio sets `buffer/watermark` to the batch, and a driver with a hardware FIFO takes its
+    /// watermark from it: the kernel wakes us once per batch). While the consumer asks for a
+    /// wait (``SampleRateGovernor``: the device lies still), the buffer is made again with a
+    /// batch that long (at most ``stillBatchLimit``): one wake-up per wait, and the samples of a
+    /// turn's start are in the batch that shows it, history for the detector; the first batch
+    /// that moves returns to `batch`.
     func stream(_ owner: OwnerThread, context: OpaquePointer, device: OpaquePointer, accel: [Axis], gyro: [Axis], batch: Int) throws(IIOError) {
         selectTrigger(context: context, device: device)
         let timestamp = iio_device_find_channel(device, "timestamp", false)
@@ -19,18 +25,6 @@ extension IIOReadLoop {
         if let frequency = plan.samplingFrequency {
             _ = iio_device_attr_write_double(device, "sampling_frequency", frequency)
         }
-        guard let buffer = iio_device_create_buffer(device, max(batch, 1), false) else {
-            throw .cannotOpenBuffer(device: plan.device, errno: errno)
-        }
-        // A stop cancels a refill in progress (iio_buffer_cancel is thread-safe by libiio's
-        // contract); the hook goes before the buffer does.
-        let handle = BufferHandle(buffer)
-        owner.setCancelHook { iio_buffer_cancel(handle.buffer) }
-        defer {
-            owner.setCancelHook(nil)
-            iio_buffer_destroy(buffer)  // disables the buffer: buffer/enable returns to 0
-        }
-        if owner.isStopping { return }  // stopped before the hook was in place
         // Without a timestamp channel, stamp from arrivals, starting from the rate the driver
         // reports after the write (it may round or ignore the request), and following the rate
         // it really delivers (issue 10: stamps from the requested rate went backwards).
@@ -38,14 +32,16 @@ extension IIOReadLoop {
         let rate = iio_device_attr_read_double(device, "sampling_frequency", &reported) == 0 && reported > 0
             ? reported : (plan.samplingFrequency ?? 100)
         var clock = ArrivalClock(rate: rate)
-        // libiio gives up on a refill (and drops what it read) when the whole batch has not
-        // arrived within the context's timeout: at 100 Hz a batch of 25 takes 250 ms, exactly
-        // the default, and never completed. Allow two batches' worth, at least 250 ms.
-        let batchMilliseconds = 2000 * Double(max(batch, 1)) / max(min(rate, plan.samplingFrequency ?? rate), 0.1)
-        iio_context_set_timeout(context, UInt32(max(250, min(10_000, batchMilliseconds.rounded(.up)))))
+        var current = max(batch, 1)
+        var open: OpaquePointer? = try openBuffer(owner, context: context, device: device, batch: current, rate: rate)
+        defer {
+            owner.setCancelHook(nil)
+            if let open { iio_buffer_destroy(open) }  // disables the buffer: buffer/enable returns to 0
+        }
+        if owner.isStopping { return }  // stopped before the hook was in place
         var lastGood = Self.monotonic()
         var suspend = SuspendWatch(clocks: clocks)
-        while !owner.isStopping {
+        while !owner.isStopping, let buffer = open {
             let bytes = iio_buffer_refill(buffer)
             let now = Self.monotonic()
             if owner.isStopping { return }  // a cancelled refill
@@ -89,6 +85,7 @@ extension IIOReadLoop {
             } else {
                 times = clock.stamps(count: count, arrival: now)
             }
+            var wait: Double? = nil
             while pointers[0] < end {
                 var raw: [Double] = []
                 for (k, axis) in all.enumerated() {
@@ -96,12 +93,52 @@ extension IIOReadLoop {
                     pointers[k] += step
                 }
                 let time = index < times.count ? times[index] : now
-                let a = vector(accel) { axis in raw[accel.firstIndex { $0.channel == axis.channel }!] }
-                let w: Vector3? = gyro.isEmpty ? nil : vector(gyro) { axis in raw[accel.count + gyro.firstIndex { $0.channel == axis.channel }!] }
-                deliver(time: time, a, w)
+                // Scan order: the accelerometer's axes, then the gyroscope's.
+                let a = vector(accel) { axis in raw[accel.firstIndex { $0.channel == axis.channel } ?? 0] }
+                let w: Vector3? = gyro.isEmpty ? nil : vector(gyro) { axis in raw[accel.count + (gyro.firstIndex { $0.channel == axis.channel } ?? 0)] }
+                wait = deliver(time: time, a, w)
                 index += 1
             }
+            let wanted = Self.batch(for: wait, normal: max(batch, 1), rate: rate)
+            if wanted != current {
+                // Made again (the kernel refuses a new watermark on an enabled buffer); what the
+                // old one still held is dropped: at most a batch of a still device, or a few
+                // samples of a moving one.
+                owner.setCancelHook(nil)
+                iio_buffer_destroy(buffer)
+                open = nil
+                current = wanted
+                open = try openBuffer(owner, context: context, device: device, batch: current, rate: rate)
+            }
         }
+    }
+
+    /// The most samples a still batch may hold (4 s at 1 kHz; a kernel buffer's length is a
+    /// few of them).
+    static let stillBatchLimit = 4096
+
+    /// The batch that makes the kernel wake us about once per `wait` at `rate` Hz (never fewer
+    /// samples than `normal`), or `normal` without a wait.
+    static func batch(for wait: Double?, normal: Int, rate: Double) -> Int {
+        guard let wait, wait > 0, rate.isFinite, rate > 0 else { return normal }
+        return max(normal, min(stillBatchLimit, Int((wait * rate).rounded(.down))))
+    }
+
+    /// Creates the buffer for `batch` samples per refill, with a refill timeout that fits it, and
+    /// hands the owner a way to cancel a refill in progress (iio_buffer_cancel is thread-safe by
+    /// libiio's contract; the hook goes before the buffer does).
+    private func openBuffer(_ owner: OwnerThread, context: OpaquePointer, device: OpaquePointer, batch: Int, rate: Double) throws(IIOError) -> OpaquePointer {
+        guard let buffer = iio_device_create_buffer(device, batch, false) else {
+            throw .cannotOpenBuffer(device: plan.device, errno: errno)
+        }
+        let handle = BufferHandle(buffer)
+        owner.setCancelHook { iio_buffer_cancel(handle.buffer) }
+        // libiio gives up on a refill (and drops what it read) when the whole batch has not
+        // arrived within the context's timeout: at 100 Hz a batch of 25 takes 250 ms, exactly
+        // the default, and never completed. Allow two batches' worth, at least 250 ms.
+        let batchMilliseconds = 2000 * Double(batch) / max(min(rate, plan.samplingFrequency ?? rate), 0.1)
+        iio_context_set_timeout(context, UInt32(max(250, min(10_000, batchMilliseconds.rounded(.up)))))
+        return buffer
     }
 
     /// Most I²C accelerometers and HID sensors only fill their buffer when a trigger is set.

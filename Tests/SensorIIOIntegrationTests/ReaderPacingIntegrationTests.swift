@@ -116,4 +116,45 @@ extension SensorIIOIntegrationTests {
         let repeats = zip(times, times.dropFirst()).map { $1 - $0 }.prefix(before - 1).dropFirst()
         #expect(repeats.allSatisfy { $0 >= 0.39 }, "still: one repeat per 0.4 s: \(repeats)")
     }
+
+    /// A buffered reader sets the kernel's watermark from the batch (libiio writes
+    /// `buffer/watermark`; a hardware FIFO takes its own from it), and while the consumer asks
+    /// for a wait it makes the buffer again with a batch that long: one wake-up per wait, every
+    /// sample still delivered (a turn's start is history in the batch that shows it).
+    @Test func aBufferedReaderBatchesAsLongAsItsConsumerAsks() async throws {
+        let testbed = Testbed()
+        let device = FakeIIODevice(index: 0, name: "accel_3d", format: "le:s16/32>>0", scale: "0.0980665")
+        try testbed.add(device.description)
+        let plan = IIOReadPlan(device: device.id, mode: .buffered(batch: 5), samplingFrequency: 100)
+        let consumer = PacedConsumer(wait: nil)
+        let stream = try await IIOSensorSource(plan: plan, name: "accel_3d").open(consumer: consumer)
+        let fd = testbed.deviceFD(device.node)
+        let feeder = Task.detached {
+            for k in 0..<150 {
+                writeAll(fd, device.scan([0, -100, 0], timestampNanoseconds: Int64(k) * 10_000_000))
+                try? await Task.sleep(for: .milliseconds(10))
+            }
+        }
+        await consumer.arrived.wait(for: 10)
+        #expect(testbed.attribute(device.syspath, "buffer/watermark")?.hasPrefix("5") == true,
+                "watermark \(testbed.attribute(device.syspath, "buffer/watermark") ?? "none")")
+        await feeder.value
+        await stream.close()
+        #expect(consumer.times.count >= 140, "every scan delivered: \(consumer.times.count)")
+
+        // Asked to wait 0.4 s: batches of 40 at 100 Hz.
+        let slow = PacedConsumer(wait: 0.4)
+        let slowStream = try await IIOSensorSource(plan: plan, name: "accel_3d").open(consumer: slow)
+        let slowFeeder = Task.detached {
+            for k in 0..<150 {
+                writeAll(fd, device.scan([0, -100, 0], timestampNanoseconds: Int64(k) * 10_000_000))
+                try? await Task.sleep(for: .milliseconds(10))
+            }
+        }
+        await slow.arrived.wait(for: 45)
+        #expect(testbed.attribute(device.syspath, "buffer/watermark")?.hasPrefix("40") == true,
+                "watermark \(testbed.attribute(device.syspath, "buffer/watermark") ?? "none")")
+        await slowFeeder.value
+        await slowStream.close()
+    }
 }
