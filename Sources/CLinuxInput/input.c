@@ -1,7 +1,18 @@
 #include "CLinuxInput.h"
 
+#include <linux/iio/events.h>
 #include <string.h>
 #include <sys/ioctl.h>
+
+int od_iio_event_fd(int device_fd) {
+    int event_fd = -1;
+    if (ioctl(device_fd, IIO_GET_EVENT_FD_IOCTL, &event_fd) < 0) return -1;
+    return event_fd;
+}
+
+unsigned long od_iio_event_size(void) {
+    return sizeof(struct iio_event_data);
+}
 
 int od_input_absinfo(int fd, unsigned int axis, struct input_absinfo *info) {
     return ioctl(fd, EVIOCGABS(axis), info);

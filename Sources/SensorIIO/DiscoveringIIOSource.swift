@@ -93,6 +93,10 @@ public final class DiscoveringIIOSource: SensorSource {
                                readsGyroscope: accel.channels.contains("anglvel_x"), stallTimeout: settings.stallTimeout)
         plan.scale = settings.scale
         plan.sysfsPath = accel.sysfsPath
+        // A polled device's "any motion" interrupt lets a still device cost no wake-up at all.
+        if !buffered, settings.rateGovernor.isEnabled {
+            plan.motionEvent = IIOMotionEvent.find(sysfsPath: accel.sysfsPath, node: accel.deviceNode ?? "/dev/" + accel.id)
+        }
         return (sensors, choice, plan, matrix)
     }
 

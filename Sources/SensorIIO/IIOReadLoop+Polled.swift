@@ -12,6 +12,11 @@ extension IIOReadLoop {
         var next = Self.monotonic()
         var lastGood = next
         var lastFailure: Int32? = nil
+        // While still, a driver's motion event (if it arms) replaces the clock: no wake-up until
+        // the device moves, or until the fallback reading.
+        var armed: IIOMotionEvent.Armed? = nil
+        var eventsUsable = plan.motionEvent != nil
+        defer { armed?.disarm() }
         while !owner.isStopping {
             var raw: [Axis: Double] = [:]
             var ok = true
@@ -45,8 +50,25 @@ extension IIOReadLoop {
                 throw .stalled(device: plan.device, seconds: plan.stallTimeout)
             }
             if let wait, wait > period {
-                next = now + wait  // the device lies still: one reading per `wait`
+                if armed == nil, eventsUsable, let event = plan.motionEvent {
+                    armed = event.arm()
+                    eventsUsable = armed != nil  // a refusal is not tried again on this open
+                }
+                if let event = armed {
+                    if !event.wait(owner, timeout: max(wait, IIOMotionEvent.fallbackInterval)) {
+                        event.disarm()
+                        armed = nil
+                        eventsUsable = false
+                    }
+                    next = Self.monotonic()  // read now: the device moved, or the fallback is due
+                } else {
+                    next = now + wait  // the device lies still: one reading per `wait`
+                }
             } else {
+                if let event = armed {
+                    event.disarm()
+                    armed = nil
+                }
                 next += period
                 if next < now { next = now }
             }

@@ -157,4 +157,32 @@ extension SensorIIOIntegrationTests {
         await slowFeeder.value
         await slowStream.close()
     }
+
+    /// A polled device with a motion event (mma8452-like `events/`): discovery finds it, and the
+    /// still reader tries to arm it. umockdev cannot answer `IIO_GET_EVENT_FD_IOCTL` (the node is
+    /// a PTY: ENOTTY), so the reader falls back to its clock, leaves the event disabled, and keeps
+    /// the still pace. (What cannot be shown here: blocking on a real event descriptor.)
+    @Test func aMotionEventThatCannotBeArmedFallsBackToTheClock() async throws {
+        let testbed = Testbed()
+        var device = FakeIIODevice(index: 0, name: "mma8452", format: "be:s12/16>>4", scale: "0.009577", raw: (0, -1024, 0))
+        device.attributes["events/in_accel_x&y&z_mag_rising_en"] = "0"
+        device.attributes["events/in_accel_x&y&z_mag_rising_value"] = "0.49"
+        device.attributes["events/in_accel_x_thresh_rising_en"] = "0"
+        try testbed.add(device.description)
+        var settings = IIOSettings()
+        settings.mode = .polled
+        settings.pollRate = 20
+        let source = DiscoveringIIOSource(settings: settings, logger: Self.quietLogger)
+        let plan = try #require(try await source.plan().plan)
+        #expect(plan.motionEvent?.enableFiles.map { $0.split(separator: "/").last.map(String.init) } == ["in_accel_x&y&z_mag_rising_en"],
+                "\(String(describing: plan.motionEvent))")
+        let consumer = PacedConsumer(wait: 0.4)
+        let stream = try await source.open(consumer: consumer)
+        await consumer.arrived.wait(for: 4)
+        await stream.close()
+        let gaps = zip(consumer.times, consumer.times.dropFirst()).map { $1 - $0 }
+        #expect(gaps.allSatisfy { $0 >= 0.39 && $0 < 1.5 }, "the clock's pace, not the event's fallback: \(gaps)")
+        #expect(testbed.attribute(device.syspath, "events/in_accel_x&y&z_mag_rising_en")?.hasPrefix("0") == true)
+        #expect(testbed.attribute(device.syspath, "events/in_accel_x_thresh_rising_en")?.hasPrefix("0") == true)
+    }
 }

@@ -1,6 +1,7 @@
-// The evdev ioctls orientationd needs: an input-subsystem accelerometer's (issue 16, item 2) and
-// a proximity switch's (issue 17). They are macros over a variadic ioctl(2), neither of which
-// Swift imports.
+// The kernel character-device ioctls orientationd needs: evdev's, for an input-subsystem
+// accelerometer (issue 16, item 2) and a proximity switch (issue 17), and the IIO event
+// descriptor's, for a motion event (issue 28). They are macros over a variadic ioctl(2), neither
+// of which Swift imports.
 #ifndef ORIENTATIOND_CLINUXINPUT_H
 #define ORIENTATIOND_CLINUXINPUT_H
 
@@ -15,6 +16,14 @@ int od_input_set_clock(int fd, int clockid);
 /// EVIOCGSW(len): the device's switch states, a bit per switch (SW_FRONT_PROXIMITY among them).
 /// Returns ioctl's result (-1 with errno on failure).
 int od_input_switch_states(int fd, unsigned char *bits, unsigned int len);
+
+/// IIO_GET_EVENT_FD_IOCTL on an IIO device's character device (`/dev/iio:deviceN`): a new
+/// descriptor that reads the device's events (`struct iio_event_data`). Returns it, or -1 with
+/// errno (ENODEV: the device has no events; ENOTTY: not an IIO device, e.g. a test's PTY).
+int od_iio_event_fd(int device_fd);
+
+/// The size of one `struct iio_event_data`.
+unsigned long od_iio_event_size(void);
 
 /// The size of one `struct input_event` on this architecture.
 unsigned long od_input_event_size(void);
