@@ -15,6 +15,14 @@ extension Orientationd {
         if let plan, let matrix {
             print("using \(plan.device), \(plan.mode), mount matrix \(matrix.matrix) from \(matrix.source)")
             for (source, reason) in matrix.rejected { print("warning: ignoring the mount matrix from \(source): \(reason)") }
+            let governor = source.rateGovernor
+            if !governor.isEnabled {
+                print("while still: read at the full rate (still-interval = 0)")
+            } else if let event = plan.motionEvent {
+                print("while still: waits for the driver's motion event (\(event.enableFiles.map { $0.split(separator: "/").last.map(String.init) ?? $0 }.joined(separator: ", "))), reading at least every \(IIOMotionEvent.fallbackInterval) s")
+            } else {
+                print("while still: one reading every \(governor.stillInterval) s (still-interval)")
+            }
         } else {
             print("no display accelerometer: orientationd would publish unknown and wait for one")
         }

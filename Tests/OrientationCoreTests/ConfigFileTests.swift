@@ -75,7 +75,7 @@ import TestSupport
         let file = try ConfigFile(parsing: uncommented, source: path, knownSections: ConfigFile.orientationdSections)
         #expect(file.entries(in: "detector").count == OrientationDetector.Configuration.parameters.count)
         #expect(file.entries(in: "server").count == 12)
-        #expect(file.entries(in: "sensor").count == 8)
+        #expect(file.entries(in: "sensor").count == 9)  // IIOSettings.keys
         #expect(file.entries(in: "light").count == 2 && file.entries(in: "proximity").count == 1 && file.entries(in: "compass").count == 1)
         var configuration = OrientationDetector.Configuration()
         configuration.settleTime = 42

@@ -178,6 +178,8 @@ import TestSupport
         ("[light]\nscale = -2\n", ":2: scale must be a positive number, not \"-2\""),
         ("[light]\nscale = 1e400\n", ":2: scale must be a positive number, not \"1e400\""),
         ("[proximity]\nscale = 2\n", ":2: unknown proximity setting scale; known: device"),
+        ("[sensor]\nstill-interval = 9\n", ":2: still-interval must be 0 (off) or a number of seconds up to 5, not \"9\""),
+        ("[sensor]\nstill-interval = soon\n", ":2: still-interval must be 0 (off) or a number of seconds up to 5, not \"soon\""),
         ("[compass]\n\u{1B}[31mred\u{7} = 1\n", ":2: unknown compass setting \\u{1B}[31mred\\u{07}"),
     ]
 
