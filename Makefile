@@ -95,7 +95,7 @@ bench-idle: setup
 ## ClaimAccelerometer (and ClaimLight), on umockdev fixtures (polled 10 Hz; buffered 100 Hz fed
 ## live) and a private system-like bus: wake-ups/s still (all threads and per thread), CPU, RSS,
 ## threads, and the delay from each of 8 turns to PropertiesChanged (Benchmarks/claimed.py, about
-## 7 minutes; needs umockdev's gir bindings, python3-dbus). Writes bench-claimed.md.
+## 8 minutes; needs umockdev's gir bindings, python3-dbus). Writes bench-claimed.md.
 bench-claimed: setup
 	$(RELEASE) --product orientationd
 	Benchmarks/claimed.py --report bench-claimed.md .build/release/orientationd

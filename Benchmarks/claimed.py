@@ -11,7 +11,8 @@ the polled fixture, the light sensor too), then:
   1. still: the device lies in portrait for --seconds (after a warm-up): wake-ups/s (context
      switches, voluntary + nonvoluntary, summed over every thread, and per thread by the name in
      /proc/PID/task/TID/comm), CPU ms/s (utime + stime), VmRSS, thread count;
-  2. turns: --turns gestures, each after >= 3.5 s still: gravity rotated portrait <-> landscape
+  2. turns: --turns gestures, each after 3.5 s still plus a spread (k × 0.618 s modulo 1 s, so
+     the turns end at different phases of any sampling period): gravity rotated portrait <-> landscape
      (right edge up) in 12 steps over 0.6 s. For each, the delay from the turn's end (the last
      step written) to the client's PropertiesChanged carrying the new AccelerometerOrientation
      (negative: published before the turn ended); a turn is unpublished if nothing came before
@@ -46,7 +47,8 @@ OUR_POLICY = os.path.join(REPOSITORY, "config", "net.hadess.SensorProxy.conf")
 PRELOAD = "libumockdev-preload.so.0"
 
 WARMUP = 5.0          # after the first orientation, before the still window (lets a rate governor settle)
-STILL_BEFORE_TURN = 3.5
+STILL_BEFORE_TURN = 3.5   # seconds still before each turn, plus a spread of up to 1 s (PHI)
+PHI = (math.sqrt(5) - 1) / 2
 TURN_SECONDS, TURN_STEPS = 0.6, 12
 RAW_G = 100           # raw units of 1 g (scale 0.0980665 m/s² per unit)
 RATE = 100            # the buffered fixture's scans per second
@@ -349,7 +351,11 @@ def measure(args):
         for k in range(args.turns):
             target_angle = 90.0 - angle
             target = LANDSCAPE if target_angle == 90.0 else PORTRAIT
-            time.sleep(STILL_BEFORE_TURN)   # still since the last step at least this long
+            # Still since the last step at least this long, plus a spread: with a fixed cycle every
+            # turn would end at the same phase of a daemon's sampling period (a 10 Hz poller's
+            # delays then differ by 2 ms from turn to turn), and the median would be that phase's
+            # luck. Golden-ratio fractions of a second spread the ends over any period.
+            time.sleep(STILL_BEFORE_TURN + (k * PHI) % 1.0)
             start = time.monotonic()
             if feeder:
                 feeder.begin_turn(start, angle, target_angle)
@@ -573,7 +579,7 @@ def main():
     report = [f"# While claimed (`Benchmarks/claimed.py`, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())})", "",
               f"orientationd: `{args.orientationd}`; peer: `{args.peer}`; still window {args.seconds:g} s after "
               f"{WARMUP:g} s of warm-up; {args.turns} turns of {TURN_SECONDS} s in {TURN_STEPS} steps, "
-              f"each after {STILL_BEFORE_TURN} s still. Wake-ups: context switches, all threads. "
+              f"each after {STILL_BEFORE_TURN}–{STILL_BEFORE_TURN + 1:g} s still. Wake-ups: context switches, all threads. "
               f"Load average at start: {os.getloadavg()[0]:.2f} ({os.cpu_count()} CPUs).", ""]
     for fixture in fixtures:
         runs = [("orientationd", False), ("iio-sensor-proxy", False)]
