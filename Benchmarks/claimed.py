@@ -30,8 +30,9 @@ benchmark writes the sensor itself and knows when each step happened):
 
 Nothing here assumes a daemon's sample rate: wake-ups, CPU and delays are what /proc and the
 client see. Every measurement runs in a child process of its own (`measure`, JSON on stdout),
-because umockdev's state is per process; that child's own children (bus, daemon, client) are
-killed when it ends, whatever ends it.
+because umockdev's state is per process (and a /dev name cannot be added twice in one); that
+child ends its own children (bus, daemon, client) and removes its directories however it ends,
+short of SIGKILL (a testbed's finaliser trap: docs/TESTING.md, "A Python testbed").
 
 /usr/bin/python3 on purpose: Debian's, with python3-dbus, python3-gi and gir1.2-umockdev-1.0.
 Internal subcommands: `measure ...` (one run) and `client --address A [--light]` (the claimer).
