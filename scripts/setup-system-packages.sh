@@ -21,7 +21,8 @@
 #     iio-sensor-proxy's own integration suite imports (scripts/peer-suite.sh runs it against orientationd)
 #   time: GNU time (/usr/bin/time -f %M), the peak RSS of orientationctl in the memory-bound tests (issue 18)
 #   python3-dbus, python3-gi: Benchmarks/dbus-load.py, the D-Bus loads of the facade's abuse tests and
-#     of make bench-dos (issue 18), run by Debian's /usr/bin/python3
+#     of make bench-dos (issue 18), run by Debian's /usr/bin/python3; with gir1.2-umockdev-1.0 and
+#     iio-sensor-proxy, Benchmarks/claimed.py (make bench-claimed, issue 28: its testbeds and claimer)
 #   python3-dbusmock: its polkitd template, the polkit that allows and denies in the facade's tests
 set -euo pipefail
 
