@@ -13,21 +13,22 @@ extension SensorIIOIntegrationTests {
     /// and on which thread.
     final class PacedConsumer: SampleConsumer {
         let wait: Double?
-        private let state = Mutex<(times: [Double], threads: Set<UInt>)>(([], []))
+        private let state = Mutex<(samples: [Sample], threads: Set<UInt>)>(([], []))
         let arrived = AwaitedCount()
 
         init(wait: Double?) { self.wait = wait }
 
         func consume(_ sample: Sample) -> Double? {
             state.withLock {
-                $0.times.append(sample.time)
+                $0.samples.append(sample)
                 $0.threads.insert(UInt(bitPattern: Int(pthread_self())))
             }
             arrived.increment()
             return wait
         }
 
-        var times: [Double] { state.withLock { $0.times } }
+        var times: [Double] { state.withLock { $0.samples.map(\.time) } }
+        var samples: [Sample] { state.withLock { $0.samples } }
         var threads: Set<UInt> { state.withLock { $0.threads } }
     }
 
@@ -184,5 +185,29 @@ extension SensorIIOIntegrationTests {
         #expect(gaps.allSatisfy { $0 >= 0.39 && $0 < 1.5 }, "the clock's pace, not the event's fallback: \(gaps)")
         #expect(testbed.attribute(device.syspath, "events/in_accel_x&y&z_mag_rising_en")?.hasPrefix("0") == true)
         #expect(testbed.attribute(device.syspath, "events/in_accel_x_thresh_rising_en")?.hasPrefix("0") == true)
+    }
+
+    /// The consumer gets the gyroscope's newest reading attached on the accelerometer's thread,
+    /// as the stream's owner does without one.
+    @Test func aConsumerGetsTheSeparateGyroscopeMerged() async throws {
+        let testbed = Testbed()
+        let accel = FakeIIODevice(index: 0, name: "bmc150_accel", format: "le:s12/16>>4", scale: "0.009582")
+        let gyro = FakeIIODevice(index: 1, name: "bmg160", kind: "anglvel", format: "le:s16/16>>0", scale: "0.001065")
+        try testbed.add(accel.description)
+        try testbed.add(gyro.description)
+        let source = IIOSensorSource(plan: IIOReadPlan(device: accel.id, mode: .buffered(batch: 1)),
+                                     gyroscope: IIOReadPlan(device: gyro.id, mode: .buffered(batch: 1)), name: "x")
+        let consumer = PacedConsumer(wait: nil)
+        let stream = try await source.open(consumer: consumer)
+        writeAll(testbed.deviceFD(gyro.node), gyro.scan([500, 0, -500], timestampNanoseconds: 1_000_000_000))
+        var merged: Sample? = nil
+        for k in 0..<400 where merged == nil {
+            writeAll(testbed.deviceFD(accel.node), accel.scan([0, -1024, 0], timestampNanoseconds: 1_010_000_000 + Int64(k) * 100_000))
+            await consumer.arrived.wait(for: k + 1)
+            merged = consumer.samples.first { $0.angularRate != nil }
+        }
+        await stream.close()
+        let rate = try #require(merged?.angularRate)
+        #expect(abs(rate.x - 500 * 0.001065) < 1e-9 && abs(rate.z - (-500 * 0.001065)) < 1e-9)
     }
 }

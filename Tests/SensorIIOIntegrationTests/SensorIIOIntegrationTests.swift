@@ -239,9 +239,9 @@ extension SensorIIOIntegrationTests {
                                      gyroscope: IIOReadPlan(device: gyro.id, mode: .buffered(batch: 1)), name: "x")
         let stream = try await source.open()
         // The gyroscope's reading first (so it is the newest when the accelerometer's arrives),
-        // 10 ms apart: within the merge window. The gyroscope's reading reaches the merge through
-        // one more hop (its reader thread, then the merging task) than the accelerometer's reach
-        // the test, so under load the first accelerometer samples can overtake it: up to 400 of
+        // 10 ms apart: within the merge window. The gyroscope's reader thread keeps its reading
+        // for the merge; under load the accelerometer's thread can run first, so the first
+        // accelerometer samples can overtake it: up to 400 of
         // them, 0.1 ms apart, all within the 50 ms window (40 at 1 ms apart ran out under a
         // loaded build in test-repeat).
         writeAll(testbed.deviceFD(gyro.node), gyro.scan([500, 0, -500], timestampNanoseconds: 1_000_000_000))
