@@ -45,8 +45,9 @@ public final class AuxiliarySensorService: Sendable {
 
     private struct Inner {
         var claimers: Set<String> = []
-        /// When the last claim went (monotonic seconds) while the reader is still open.
-        var releasedAt: Double? = nil
+        /// The claim and when the last one went (monotonic seconds): the rule the accelerometer's
+        /// pipeline uses too.
+        var release = ReleaseDelay()
         /// A close timer is pending (at most one at a time).
         var closeTimerArmed = false
         var sensor: AuxiliarySensorDescription? = nil
@@ -214,12 +215,9 @@ public final class AuxiliarySensorService: Sendable {
 
     private func reconcile(_ inner: inout Inner, _ effects: inout Effects) {
         let now = OwnerThread.monotonic()
-        if !inner.claimers.isEmpty { inner.releasedAt = nil }
+        inner.release.update(claimed: !inner.claimers.isEmpty, now: now)
         // Released: the open reader stays for the release delay (a claim within it keeps it).
-        if inner.claimers.isEmpty, inner.reader != nil, inner.sensor != nil {
-            let releasedAt = inner.releasedAt ?? now
-            inner.releasedAt = releasedAt
-            let remaining = releasedAt + releaseDelay - now
+        if inner.reader != nil, inner.sensor != nil, let remaining = inner.release.remaining(after: releaseDelay, now: now) {
             if remaining > 0 {
                 if !inner.closeTimerArmed {
                     inner.closeTimerArmed = true
@@ -260,7 +258,6 @@ public final class AuxiliarySensorService: Sendable {
         guard let reader = inner.reader else { return }
         inner.reader = nil
         inner.closing = reader
-        inner.releasedAt = nil
         inner.generation += 1
         effects.stop.append(reader)
         effects.logs.append((.debug, "closed \(kind.noun)", [:]))

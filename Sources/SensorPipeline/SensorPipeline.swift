@@ -63,10 +63,10 @@ public final class SensorPipeline: Sendable {
     public struct Commands: Sendable {
         /// What the pipeline should be doing; the run loop reconciles with it on every wake-up.
         struct Desired: Sendable {
-            var claimed = false
-            /// When the last release came (`nil` while claimed): the sensor closes
-            /// `releaseDelay` after it.
-            var releasedAt: ContinuousClock.Instant? = nil
+            /// The claim and when it was last released (seconds on ``Commands/clock``): the
+            /// sensor closes `releaseDelay` after it, by the rule every sensor kind shares.
+            var release = ReleaseDelay()
+            var claimed: Bool { release.claimed }
             /// Counts ``Commands/restart()`` calls: the loop restarts when it has seen fewer.
             var restarts = 0
             /// The newest configuration not yet taken by the loop.
@@ -89,6 +89,13 @@ public final class SensorPipeline: Sendable {
 
         public init() {}
 
+        /// Seconds on the monotonic clock (this is the release delay, not detection).
+        static func clock() -> Double {
+            let elapsed = (ContinuousClock.now - origin).components
+            return Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+        }
+        private static let origin = ContinuousClock.now
+
         var wakeups: AsyncStream<Void> { inbox.wakeups }
 
         /// The desired state now; the configuration is handed over once (the loop keeps it).
@@ -107,10 +114,8 @@ public final class SensorPipeline: Sendable {
         /// Someone listens (`true`) or nobody does (`false`). Level-triggered: only the newest
         /// value matters; the release is dated, for the release delay.
         public func setClaimed(_ claimed: Bool) {
-            update { desired in
-                if claimed { desired.releasedAt = nil } else if desired.claimed || desired.releasedAt == nil { desired.releasedAt = .now }
-                desired.claimed = claimed
-            }
+            let now = Self.clock()
+            update { $0.release.update(claimed: claimed, now: now) }
         }
 
         /// Wakes the run loop to look at the desired state again (the release delay ran out).
@@ -216,13 +221,11 @@ public final class SensorPipeline: Sendable {
             releaseTimer = nil
             if !desired.claimed {
                 guard reader != nil else { continue }
-                let closesAt = (desired.releasedAt ?? .now).advanced(by: .clampedSeconds(releaseDelay))
-                if restart || reconfigured || ContinuousClock.now >= closesAt {
+                let wait = desired.release.remaining(after: releaseDelay, now: Commands.clock()) ?? 0
+                if restart || reconfigured || wait <= 0 {
                     await stopReader()
                 } else {
                     // Kept open a while: a claim before then costs no reopen.
-                    let remaining = ContinuousClock.now.duration(to: closesAt).components
-                    let wait = Double(remaining.seconds) + Double(remaining.attoseconds) / 1e18
                     releaseTimer = Task { [sleeper, commands] in
                         if (try? await sleeper.sleep(seconds: max(wait, 0.001))) != nil { commands.wake() }
                     }
