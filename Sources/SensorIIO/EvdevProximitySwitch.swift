@@ -52,30 +52,17 @@ public enum EvdevProximitySwitch {
         let known = od_input_switch_states(fd, &states, UInt32(states.count)) >= 0
         onValue(known && states[code / 8] & (1 << UInt8(code % 8)) != 0 ? 1 : 0)
         var pollers = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
-        // struct input_event as this architecture lays it out (24 bytes on 64-bit Linux, 16 on
-        // 32-bit), decoded by the C target in host order: never a hard-coded layout.
-        let size = Int(od_input_event_size())
-        var pending: [UInt8] = []
+        var decoder = InputEventDecoder()
         while !isStopping() {
             guard poll(&pollers, 2, -1) > 0 else { continue }
             if pollers[0].revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 { return "\(node) went away" }
             guard pollers[0].revents & Int16(POLLIN) != 0 else { continue }
-            var chunk = [UInt8](repeating: 0, count: size * 16)
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EAGAIN || errno == EINTR { continue }
-                return "cannot read \(node): \(String(cString: strerror(errno)))"
-            }
-            if count == 0 { return "\(node) went away" }
-            pending += chunk[..<count]
-            while pending.count >= size {
-                var seconds = 0.0, type: UInt16 = 0, eventCode: UInt16 = 0, value: Int32 = 0
-                pending.withUnsafeBytes { bytes in
-                    guard let base = bytes.baseAddress else { return }
-                    od_input_event_decode(base, &seconds, &type, &eventCode, &value)
-                }
-                pending.removeFirst(size)
-                if type == eventType && Int(eventCode) == code { onValue(value != 0 ? 1 : 0) }
+            switch decoder.read(fd) {
+            case .nothing: continue
+            case .endOfFile: return "\(node) went away"
+            case .failed(let error): return "cannot read \(node): \(String(cString: strerror(error)))"
+            case .events(let events):
+                for event in events where event.type == eventType && Int(event.code) == code { onValue(event.value != 0 ? 1 : 0) }
             }
         }
         return nil

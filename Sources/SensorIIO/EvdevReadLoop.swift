@@ -52,9 +52,7 @@ struct EvdevReadLoop: Sendable {
             }
         }
         let perCount = scale ?? Self.standardGravity / (resolution > 0 ? Double(resolution) : Self.peerCountsPerG)
-        let eventSize = Int(od_input_event_size())
-        var pending: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: eventSize * 64)
+        var decoder = InputEventDecoder()
         var kernelClock = KernelClockMapper()
         var suspend = SuspendWatch(clocks: clocks)
         let period = 1 / max(rate, 0.1)
@@ -91,24 +89,20 @@ struct EvdevReadLoop: Sendable {
                 throw .deviceGone(node)
             }
             if fds[0].revents & Int16(POLLIN) != 0 {
-                let count = Glibc.read(fd, &buffer, buffer.count)
-                if count < 0, errno != EAGAIN, errno != EINTR { throw .readFailed(device: node, errno: errno) }
-                if count == 0 { throw .deviceGone(node) }
-                if count > 0 { pending += buffer[..<count] }
-                var offset = 0
+                var events: [InputEventDecoder.Event] = []
+                switch decoder.read(fd) {
+                case .nothing: break
+                case .endOfFile: throw .deviceGone(node)
+                case .failed(let error): throw .readFailed(device: node, errno: error)
+                case .events(let read): events = read
+                }
                 var reports: [(stamp: Double, values: [Int32?])] = []
-                while pending.count - offset >= eventSize {
-                    var seconds = 0.0, type: UInt16 = 0, code: UInt16 = 0, value: Int32 = 0
-                    pending.withUnsafeBytes { bytes in
-                        guard let base = bytes.baseAddress else { return }
-                        od_input_event_decode(base + offset, &seconds, &type, &code, &value)
-                    }
-                    offset += eventSize
-                    if type == UInt16(EV_ABS), code <= 2 {
-                        values[Int(code)] = value
-                    } else if type == UInt16(EV_SYN), code == UInt16(SYN_REPORT) {
-                        reports.append((seconds, values))
-                    } else if type == UInt16(EV_SYN), code == UInt16(SYN_DROPPED) {
+                for event in events {
+                    if event.type == UInt16(EV_ABS), event.code <= 2 {
+                        values[Int(event.code)] = event.value
+                    } else if event.type == UInt16(EV_SYN), event.code == UInt16(SYN_REPORT) {
+                        reports.append((event.seconds, values))
+                    } else if event.type == UInt16(EV_SYN), event.code == UInt16(SYN_DROPPED) {
                         // The kernel's queue overflowed: events were lost; ask for the state.
                         for axis in 0..<3 {
                             var info = input_absinfo()
@@ -116,7 +110,6 @@ struct EvdevReadLoop: Sendable {
                         }
                     }
                 }
-                pending.removeFirst(offset)
                 if !reports.isEmpty {
                     let times = kernelClock.map(reports.map(\.stamp), arrival: Self.monotonic())
                     let latest = values
