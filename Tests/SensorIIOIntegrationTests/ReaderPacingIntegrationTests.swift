@@ -130,12 +130,16 @@ extension SensorIIOIntegrationTests {
         let consumer = PacedConsumer(wait: nil)
         let stream = try await IIOSensorSource(plan: plan, name: "accel_3d").open(consumer: consumer)
         let fd = testbed.deviceFD(device.node)
-        let feeder = Task.detached {
-            for k in 0..<150 {
-                writeAll(fd, device.scan([0, -100, 0], timestampNanoseconds: Int64(k) * 10_000_000))
-                try? await Task.sleep(for: .milliseconds(10))
+        /// 1.5 s of a still device in portrait, 100 scans a second, as the hardware would write them.
+        func feed() -> Task<Void, Never> {
+            Task.detached {
+                for k in 0..<150 {
+                    writeAll(fd, device.scan([0, -100, 0], timestampNanoseconds: Int64(k) * 10_000_000))
+                    try? await Task.sleep(for: .milliseconds(10))
+                }
             }
         }
+        let feeder = feed()
         await consumer.arrived.wait(for: 10)
         #expect(testbed.attribute(device.syspath, "buffer/watermark")?.hasPrefix("5") == true,
                 "watermark \(testbed.attribute(device.syspath, "buffer/watermark") ?? "none")")
@@ -146,12 +150,7 @@ extension SensorIIOIntegrationTests {
         // Asked to wait 0.4 s: batches of 40 at 100 Hz.
         let slow = PacedConsumer(wait: 0.4)
         let slowStream = try await IIOSensorSource(plan: plan, name: "accel_3d").open(consumer: slow)
-        let slowFeeder = Task.detached {
-            for k in 0..<150 {
-                writeAll(fd, device.scan([0, -100, 0], timestampNanoseconds: Int64(k) * 10_000_000))
-                try? await Task.sleep(for: .milliseconds(10))
-            }
-        }
+        let slowFeeder = feed()
         await slow.arrived.wait(for: 45)
         #expect(testbed.attribute(device.syspath, "buffer/watermark")?.hasPrefix("40") == true,
                 "watermark \(testbed.attribute(device.syspath, "buffer/watermark") ?? "none")")

@@ -52,11 +52,10 @@ import Testing
         return (0..<Int(seconds * rate)).map { Sample(time: start + Double($0) / rate, acceleration: g) }
     }
 
-    @Test func eventsComeAfterTheSensorIsOpenInOrderAndThePaceReachesTheReader() async throws {
+    /// Claims `source` through a pipeline until it has finished; returns every event.
+    static func runToTheEnd(_ source: ThreadedSource) async throws -> [SensorPipeline.Event] {
         var logger = Logger(label: "test")
         logger.logLevel = .critical
-        // Portrait for 3 s, then landscape-left for 3 s (a turn between two samples).
-        let source = ThreadedSource(samples: Self.still(angle: 0, seconds: 3) + Self.still(angle: 90, seconds: 3, from: 3))
         let events = Mutex<[SensorPipeline.Event]>([])
         let finished = AsyncStream.makeStream(of: Void.self)
         let pipeline = try SensorPipeline(source: source, configuration: .init(), logger: logger) { event in
@@ -68,7 +67,13 @@ import Testing
         for await _ in finished.stream { break }
         pipeline.finish()
         await running.value
-        let all = events.withLock { $0 }
+        return events.withLock { $0 }
+    }
+
+    @Test func eventsComeAfterTheSensorIsOpenInOrderAndThePaceReachesTheReader() async throws {
+        // Portrait for 3 s, then landscape-left for 3 s (a turn between two samples).
+        let source = ThreadedSource(samples: Self.still(angle: 0, seconds: 3) + Self.still(angle: 90, seconds: 3, from: 3))
+        let all = try await Self.runToTheEnd(source)
         #expect(all.first == .sensorActive(true), "\(all)")
         let orientations = all.compactMap { if case .orientation(let e) = $0 { e.orientation } else { nil } }
         #expect(orientations == [.portrait, .landscapeLeft], "\(all)")
@@ -86,18 +91,8 @@ import Testing
     }
 
     @Test func aSourceWithoutAGovernorIsNeverSlowed() async throws {
-        var logger = Logger(label: "test")
-        logger.logLevel = .critical
         let source = ThreadedSource(samples: Self.still(angle: 0, seconds: 3), governor: .off)
-        let finished = AsyncStream.makeStream(of: Void.self)
-        let pipeline = try SensorPipeline(source: source, configuration: .init(), logger: logger) { event in
-            if event == .sourceFinished { finished.continuation.yield() }
-        }
-        let running = Task { await pipeline.run() }
-        pipeline.setClaimed(true)
-        for await _ in finished.stream { break }
-        pipeline.finish()
-        await running.value
+        #expect(try await Self.runToTheEnd(source).last == .sourceFinished)
         #expect(source.paces.withLock { $0 }.allSatisfy { $0 == nil })
     }
 }
