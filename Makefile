@@ -68,10 +68,14 @@ test-repeat: setup
 	scripts/test-repeat.sh $(N)
 
 ## Docs that disagree with the code: every ``symbol`` link in a `///` comment and every repository
-## path in README.md, docs/ and the comments must resolve (also the first test of `make test`).
+## path in README.md, docs/ and the comments must resolve (also the first test of `make test`);
+## and no lock held across a callback, a log write, a thread start or a D-Bus call
+## (scripts/check-locks.py, the second).
 check-docs:
 	scripts/check-docs.py --self-test
 	scripts/check-docs.py
+	scripts/check-locks.py --self-test
+	scripts/check-locks.py
 
 ## Benchmarks in a release build; writes the report quoted in docs/PERFORMANCE.md.
 bench: setup

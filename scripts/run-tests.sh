@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The docs' check (scripts/check-docs.py: symbol links and repository paths resolve) counts as one
-# test; then every test, in three processes:
+# test, the locks' check (scripts/check-locks.py: nothing that can block or call back under a
+# lock) as another; then every test, in three processes:
 #   1. all suites except SensorIIOIntegrationTests and InstallTests;
 #   2. SensorIIOIntegrationTests alone under umockdev-wrapper: umockdev's preload and testbed state
 #      are process-global (a testbed redirects /dev and /sys for the whole process, which would
@@ -18,6 +19,12 @@ if scripts/check-docs.py --self-test && scripts/check-docs.py; then
 else
     docs_failed=1
     echo "✘ check-docs failed: the lines above name each broken link or path" >&2
+fi
+if scripts/check-locks.py --self-test && scripts/check-locks.py; then
+    locks_failed=0
+else
+    locks_failed=1
+    echo "✘ check-locks failed: the lines above name each call under a lock" >&2
 fi
 
 main_log=$(mktemp)
@@ -52,10 +59,11 @@ count() {
 read -r main_total main_failed < <(count "$main_log" "$main_status")
 read -r iio_total iio_failed < <(count "$iio_log" "$iio_status")
 read -r install_total install_failed < <(count "$install_log" "$install_status")
-failed=$((main_failed + iio_failed + install_failed + docs_failed))
-passed=$((main_total + iio_total + install_total + 1 - failed))
+failed=$((main_failed + iio_failed + install_failed + docs_failed + locks_failed))
+passed=$((main_total + iio_total + install_total + 2 - failed))
 [ "$passed" -lt 0 ] && passed=0
 echo
 [ "$docs_failed" -ne 0 ] && echo "✘ check-docs: the docs disagree with the code (scripts/check-docs.py)"
+[ "$locks_failed" -ne 0 ] && echo "✘ check-locks: a call under a lock (scripts/check-locks.py)"
 echo "tests: $passed passed, $failed failed"
 [ "$docs_failed" -eq 0 ] && [ "$main_status" -eq 0 ] && [ "$iio_status" -eq 0 ] && [ "$install_status" -eq 0 ]
