@@ -111,6 +111,8 @@ public enum ProcessSignals {
     static func deliver(_ signal: Int32) -> Bool {
         let delivered = listeners.withLock { listeners -> Bool in
             guard let listener = listeners[signal] else { return false }
+            // lock-ok: AsyncStream's yield only enqueues the waiting task (no code of ours runs),
+            // and its result decides whether the listener stays in the table this lock guards.
             if case .terminated = listener.yield(signal) {
                 listeners[signal] = nil
                 return false
