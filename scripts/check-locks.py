@@ -16,7 +16,7 @@ comments skipped) and reports the calls in it that the rule forbids:
 
 What a body hands to `<queue>.enqueue { … }` is not counted: a ``CallbackQueue`` runs it after
 the lock is released. A line that must do one of these under the lock says why with `// lock-ok: <reason>` on the
-line (or the line before). Prints `file:line: <call> under a lock` per problem and exits 1 if
+line (or in the comment lines right above it). Prints `file:line: <call> under a lock` per problem and exits 1 if
 there is any; 0 otherwise.
 
 Usage: scripts/check-locks.py [repository root]
@@ -95,6 +95,18 @@ def without_queued(code):
     return "".join(chars)
 
 
+def exempt(lines, line):
+    """Whether `lock-ok` is on the line or in the comment lines right above it."""
+    if EXEMPT.search(lines[line]):
+        return True
+    above = line - 1
+    while above >= 0 and lines[above].lstrip().startswith("//"):
+        if EXEMPT.search(lines[above]):
+            return True
+        above -= 1
+    return False
+
+
 def check_file(path, text):
     code = without_queued(strip(text))
     lines = text.split("\n")
@@ -105,7 +117,7 @@ def check_file(path, text):
             for hit in pattern.finditer(body):
                 offset = start + hit.start()
                 line = code.count("\n", 0, offset)
-                if EXEMPT.search(lines[line]) or (line > 0 and EXEMPT.search(lines[line - 1])):
+                if exempt(lines, line):
                     continue
                 problems.append((line + 1, f"{what} ({hit.group(0).strip()}) under a lock"))
     return sorted(set(problems))
