@@ -53,14 +53,22 @@ public final class IIOSensorSource: SensorSource {
     }
 
     /// The newest gyroscope reading: the gyroscope's reader thread keeps it (as its consumer),
-    /// the accelerometer's side reads it.
+    /// the accelerometer's side reads it. The gyroscope's reader is paced as the accelerometer's
+    /// (``follow(_:)``): a still device slows both.
     final class LatestRate: SampleConsumer {
-        private let value = Mutex<Sample?>(nil)
+        private let value = Mutex<(sample: Sample?, pace: Double?)>((nil, nil))
         func consume(_ sample: Sample) -> Double? {
-            value.withLock { $0 = sample }
-            return nil
+            value.withLock { state in
+                state.sample = sample
+                return state.pace
+            }
         }
-        func get() -> Sample? { value.withLock { $0 } }
+
+        /// The wait the accelerometer's consumer asked for last.
+        func follow(_ pace: Double?) {
+            value.withLock { $0.pace = pace }
+        }
+        func get() -> Sample? { value.withLock { $0.sample } }
 
         /// `sample` with the newest rate attached when their times are within the merge window.
         func merged(_ sample: Sample) -> Sample {
@@ -78,7 +86,10 @@ public final class IIOSensorSource: SensorSource {
         let latest: LatestRate
         let merges: Bool
         func consume(_ sample: Sample) -> Double? {
-            inner.consume(merges ? latest.merged(sample) : sample)
+            guard merges else { return inner.consume(sample) }
+            let pace = inner.consume(latest.merged(sample))
+            latest.follow(pace)
+            return pace
         }
     }
 
