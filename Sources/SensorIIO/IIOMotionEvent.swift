@@ -25,6 +25,9 @@ public struct IIOMotionEvent: Sendable, Hashable {
 
     /// How long an armed reader waits for an event before it reads anyway.
     public static let fallbackInterval = 2.0
+    /// Events in a row, each sooner than the still interval and none showing motion, after
+    /// which the reader stops using the event (it fires on noise) and reads on its clock.
+    public static let idleEventLimit = 5
 
     /// Whether an `events/` file name enables a motion event (see the type's documentation).
     public static func isMotion(_ name: String) -> Bool {

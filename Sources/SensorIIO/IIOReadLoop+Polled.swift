@@ -16,6 +16,9 @@ extension IIOReadLoop {
         // the device moves, or until the fallback reading.
         var armed: IIOMotionEvent.Armed? = nil
         var eventsUsable = plan.motionEvent != nil
+        /// Events in a row that came before `wait` without the device moving: an event that fires
+        /// on noise (a threshold too low) would make the reader busier than the clock does.
+        var idleEvents = 0
         defer { armed?.disarm() }
         while !owner.isStopping {
             var raw: [Axis: Double] = [:]
@@ -55,12 +58,17 @@ extension IIOReadLoop {
                     eventsUsable = armed != nil  // a refusal is not tried again on this open
                 }
                 if let event = armed {
-                    if !event.wait(owner, timeout: max(wait, IIOMotionEvent.fallbackInterval)) {
+                    let failed = !event.wait(owner, timeout: max(wait, IIOMotionEvent.fallbackInterval))
+                    let waited = Self.monotonic() - now
+                    idleEvents = waited < wait ? idleEvents + 1 : 0
+                    if failed || idleEvents >= IIOMotionEvent.idleEventLimit {
                         event.disarm()
                         armed = nil
-                        eventsUsable = false
+                        eventsUsable = false  // the clock from now on, for this open
                     }
-                    next = Self.monotonic()  // read now: the device moved, or the fallback is due
+                    // Read now (the device moved, or the fallback is due), but never faster
+                    // than the full rate.
+                    next = max(Self.monotonic(), now + period)
                 } else {
                     next = now + wait  // the device lies still: one reading per `wait`
                 }
@@ -69,6 +77,7 @@ extension IIOReadLoop {
                     event.disarm()
                     armed = nil
                 }
+                idleEvents = 0
                 next += period
                 if next < now { next = now }
             }
