@@ -94,9 +94,7 @@ public final class DiscoveringIIOSource: SensorSource {
         plan.scale = settings.scale
         plan.sysfsPath = accel.sysfsPath
         // A polled device's "any motion" interrupt lets a still device cost no wake-up at all.
-        if !buffered, settings.rateGovernor.isEnabled {
-            plan.motionEvent = IIOMotionEvent.find(sysfsPath: accel.sysfsPath, node: accel.deviceNode ?? "/dev/" + accel.id)
-        }
+        plan.watchesMotionEvents = !buffered && settings.rateGovernor.isEnabled
         return (sensors, choice, plan, matrix)
     }
 

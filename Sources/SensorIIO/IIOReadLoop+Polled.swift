@@ -14,8 +14,9 @@ extension IIOReadLoop {
         var lastFailure: Int32? = nil
         // While still, a driver's motion event (if it arms) replaces the clock: no wake-up until
         // the device moves, or until the fallback reading.
+        let motionEvent = plan.watchesMotionEvents ? plan.sysfsPath.flatMap { IIOMotionEvent.find(sysfsPath: $0, node: "/dev/" + plan.device) } : nil
         var armed: IIOMotionEvent.Armed? = nil
-        var eventsUsable = plan.motionEvent != nil
+        var eventsUsable = motionEvent != nil
         /// Events in a row that came before `wait` without the device moving: an event that fires
         /// on noise (a threshold too low) would make the reader busier than the clock does.
         var idleEvents = 0
@@ -53,7 +54,7 @@ extension IIOReadLoop {
                 throw .stalled(device: plan.device, seconds: plan.stallTimeout)
             }
             if let wait, wait > period {
-                if armed == nil, eventsUsable, let event = plan.motionEvent {
+                if armed == nil, eventsUsable, let event = motionEvent {
                     armed = event.arm()
                     eventsUsable = armed != nil  // a refusal is not tried again on this open
                 }

@@ -39,8 +39,9 @@ public struct IIOReadPlan: Sendable, Hashable {
     public var readsGyroscope: Bool
     /// No sample for this long means the sensor stalled: the stream fails, the pipeline reopens.
     public var stallTimeout: Double
-    /// Polled: the driver's motion event, armed while the device lies still (``IIOMotionEvent``).
-    public var motionEvent: IIOMotionEvent? = nil
+    /// Polled: look for the driver's motion event (on the reader's thread, in ``sysfsPath``) and
+    /// arm it while the device lies still (``IIOMotionEvent``).
+    public var watchesMotionEvents = false
 
     public init(device: String, mode: Mode, samplingFrequency: Double? = nil, mountMatrix: MountMatrix = .identity,
                 readsGyroscope: Bool = false, stallTimeout: Double = 3) {

@@ -174,8 +174,10 @@ extension SensorIIOIntegrationTests {
         settings.pollRate = 20
         let source = DiscoveringIIOSource(settings: settings, logger: Self.quietLogger)
         let plan = try #require(try await source.plan().plan)
-        #expect(plan.motionEvent?.enableFiles.map { $0.split(separator: "/").last.map(String.init) } == ["in_accel_x&y&z_mag_rising_en"],
-                "\(String(describing: plan.motionEvent))")
+        #expect(plan.watchesMotionEvents)
+        let event = IIOMotionEvent.find(sysfsPath: try #require(plan.sysfsPath), node: "/dev/" + plan.device)
+        #expect(event?.enableFiles.map { $0.split(separator: "/").last.map(String.init) } == ["in_accel_x&y&z_mag_rising_en"],
+                "\(String(describing: event))")
         let consumer = PacedConsumer(wait: 0.4)
         let stream = try await source.open(consumer: consumer)
         await consumer.arrived.wait(for: 4)
