@@ -74,7 +74,7 @@ public final class OrientationService: Sendable {
         do {
             // A slow polled accelerometer is raised to 10 Hz at start, as iio-sensor-proxy does.
             // Its enumeration also says whether there is an accelerometer (below).
-            let preparedPresence = await (source as? DiscoveringIIOSource)?.prepare()
+            let preparedPresence = await (source as? DiscoveringAccelerometerSource)?.prepare()
             // Light, proximity and compass (issue 17): every state change, live or replayed, goes
             // through this one closure, to the socket's hub and to the D-Bus facade.
             let busBox = LateBound<SensorProxyBus>()
@@ -90,7 +90,7 @@ public final class OrientationService: Sendable {
             // clients see it in every state-carrying message, and the log says so at start.
             let presentAtStart: Bool
             if let preparedPresence { presentAtStart = preparedPresence } else { presentAtStart = await source.isPresent() }
-            if source is DiscoveringIIOSource {
+            if source is DiscoveringAccelerometerSource {
                 status.present(presentAtStart)
                 if !presentAtStart {
                     logger.warning("no display accelerometer found: orientation stays unknown until one appears (orientationd --list-sensors shows what there is)")
@@ -170,7 +170,7 @@ public final class OrientationService: Sendable {
                             guard event.subsystem != "hwmon" else { return }
                             pipeline.restart()
                             // On an owner thread: enumerating here blocks nothing else.
-                            if let discovering = source as? DiscoveringIIOSource {
+                            if let discovering = source as? DiscoveringAccelerometerSource {
                                 let present = discovering.isPresentOnCallingThread()
                                 status.present(present)
                                 sensorProxy?.publish { $0.hasAccelerometer = present }
@@ -181,7 +181,7 @@ public final class OrientationService: Sendable {
                 // No thread at all: a daemon that cannot start one cannot read a sensor either.
                 if wired == nil {
                     await server.shutdown(reason: "orientationd could not start")
-                    throw IIOError.cannotStartThread(errno: EAGAIN)
+                    throw SensorError.cannotStartThread(errno: EAGAIN)
                 }
             }
             if let sensorProxy {
@@ -217,7 +217,7 @@ public final class OrientationService: Sendable {
         var outcome = ReloadOutcome()
         outcome.needRestart = try await server.reconfigure(new)
         try pipeline.reconfigure(detector)
-        if let sensor, let iio = pipeline.source as? DiscoveringIIOSource, sensor != iio.settings {
+        if let sensor, let iio = pipeline.source as? DiscoveringAccelerometerSource, sensor != iio.settings {
             iio.update(settings: sensor)
             pipeline.restart()
         }
@@ -231,7 +231,7 @@ public final class OrientationService: Sendable {
             return "shutting down; socket \(server.configuration.socketPath)"
         }
         let sensor: String
-        if let iio = pipeline.source as? DiscoveringIIOSource {
+        if let iio = pipeline.source as? DiscoveringAccelerometerSource {
             sensor = iio.lastOpened.map { "sensor \($0)" } ?? "no sensor opened yet"
         } else {
             sensor = "replaying \(pipeline.source.name)"

@@ -8,7 +8,7 @@ import OrientationCore
 /// enumerates: call it on an owner thread (``OwnerThread/run(name:_:)``, or the udev monitor's).
 public enum AuxiliaryDiscovery {
     /// Every such sensor, IIO devices first (by number), then the others by id.
-    public static func sensors() throws(IIOError) -> [AuxiliarySensorDescription] {
+    public static func sensors() throws(SensorError) -> [AuxiliarySensorDescription] {
         var result: [AuxiliarySensorDescription] = []
         func describe(_ device: OpaquePointer, _ subsystem: String) {
             guard let id = udev_device_get_sysname(device).map({ String(cString: $0) }),

@@ -23,7 +23,7 @@ public final class AuxiliarySensorReader: Sendable {
         thread = OwnerThread(name: "od-aux-reader") { owner in Self.run(owner, sensor, onValue, onFailure) }
     }
 
-    public func start() throws(IIOError) {
+    public func start() throws(SensorError) {
         do { try thread.start() } catch { throw .cannotStartThread(errno: error.errno) }
     }
 

@@ -24,7 +24,7 @@ public enum EvdevProximitySwitch {
     }
 
     /// The event nodes with the switch, described (on the calling thread, which libudev blocks).
-    static func sensors() throws(IIOError) -> [AuxiliarySensorDescription] {
+    static func sensors() throws(SensorError) -> [AuxiliarySensorDescription] {
         var result: [AuxiliarySensorDescription] = []
         try UdevEnumeration.forEachDevice(subsystems: ["input"]) { device in
             guard let id = udev_device_get_sysname(device).map({ String(cString: $0) }), id.hasPrefix("event"),

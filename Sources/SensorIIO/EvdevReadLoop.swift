@@ -37,7 +37,7 @@ struct EvdevReadLoop: Sendable {
         }
     }
 
-    private func read(_ owner: OwnerThread) throws(IIOError) {
+    private func read(_ owner: OwnerThread) throws(SensorError) {
         let fd = open(node, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw .readFailed(device: node, errno: errno) }
         defer { close(fd) }

@@ -11,7 +11,7 @@ extension IIOReadLoop {
     /// batch that long (at most ``stillBatchLimit``): one wake-up per wait, and the samples of a
     /// turn's start are in the batch that shows it, history for the detector; the first batch
     /// that moves returns to `batch`.
-    func stream(_ owner: OwnerThread, context: OpaquePointer, device: OpaquePointer, accel: [Axis], gyro: [Axis], batch: Int) throws(IIOError) {
+    func stream(_ owner: OwnerThread, context: OpaquePointer, device: OpaquePointer, accel: [Axis], gyro: [Axis], batch: Int) throws(SensorError) {
         selectTrigger(context: context, device: device)
         let timestamp = iio_device_find_channel(device, "timestamp", false)
         if timestamp != nil {
@@ -127,7 +127,7 @@ extension IIOReadLoop {
     /// Creates the buffer for `batch` samples per refill, with a refill timeout that fits it, and
     /// hands the owner a way to cancel a refill in progress (iio_buffer_cancel is thread-safe by
     /// libiio's contract; the hook goes before the buffer does).
-    private func openBuffer(_ owner: OwnerThread, context: OpaquePointer, device: OpaquePointer, batch: Int, rate: Double) throws(IIOError) -> OpaquePointer {
+    private func openBuffer(_ owner: OwnerThread, context: OpaquePointer, device: OpaquePointer, batch: Int, rate: Double) throws(SensorError) -> OpaquePointer {
         guard let buffer = iio_device_create_buffer(device, batch, false) else {
             throw .cannotOpenBuffer(device: plan.device, errno: errno)
         }

@@ -6,7 +6,7 @@ import OwnerThreads
 extension IIOReadLoop {
     /// Drivers without a buffer (da280, da217…): read the raw attributes on a fixed clock, or
     /// less often while the consumer asks for it (``SampleRateGovernor``: the device lies still).
-    func poll(_ owner: OwnerThread, accel: [Axis], gyro: [Axis], rate: Double) throws(IIOError) {
+    func poll(_ owner: OwnerThread, accel: [Axis], gyro: [Axis], rate: Double) throws(SensorError) {
         let period = 1 / max(rate, 0.1)
         var suspend = SuspendWatch(clocks: clocks)
         var next = Self.monotonic()

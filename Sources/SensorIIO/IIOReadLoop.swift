@@ -37,7 +37,7 @@ struct IIOReadLoop: Sendable {
         var rawPath: String? = nil
     }
 
-    private func read(_ owner: OwnerThread) throws(IIOError) {
+    private func read(_ owner: OwnerThread) throws(SensorError) {
         guard let context = iio_create_local_context() else {
             throw .cannotCreateContext(errno: errno)
         }
@@ -56,7 +56,7 @@ struct IIOReadLoop: Sendable {
         }
     }
 
-    func axes(_ device: OpaquePointer, _ kind: String) throws(IIOError) -> [Axis] {
+    func axes(_ device: OpaquePointer, _ kind: String) throws(SensorError) -> [Axis] {
         var result: [Axis] = []
         for axis in ["x", "y", "z"] {
             guard let channel = iio_device_find_channel(device, "\(kind)_\(axis)", false) else {

@@ -24,7 +24,7 @@ public struct IIOReadPlan: Sendable, Hashable {
     public var family = Family.accelerometer
     public var mode: Mode
     /// Sampling frequency to request from the driver (buffered mode), if any. (A polled
-    /// driver's is set by ``DiscoveringIIOSource`` before the reader starts:
+    /// driver's is set by ``DiscoveringAccelerometerSource`` before the reader starts:
     /// ``SamplingFrequencyFloor``.)
     public var samplingFrequency: Double?
     /// m/s² per count instead of the driver's scale (`[sensor] scale`), if any.

@@ -24,7 +24,7 @@ final class IIOReader: Sendable {
         thread = OwnerThread(name: "od-iio-reader") { owner in reading.run(owner) }
     }
 
-    func start() throws(IIOError) {
+    func start() throws(SensorError) {
         do { try thread.start() } catch { throw .cannotStartThread(errno: error.errno) }
     }
 

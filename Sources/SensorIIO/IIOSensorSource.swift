@@ -13,7 +13,7 @@ public final class IIOSensorSource: SensorSource {
     /// most this far apart (seconds); otherwise the sample goes without one.
     public static let mergeWindow = 0.05
 
-    /// Read after each wake-up to notice a suspend (``IIOError/resumedFromSuspend(device:seconds:)``).
+    /// Read after each wake-up to notice a suspend (``SensorError/resumedFromSuspend(device:seconds:)``).
     public let clocks: SystemClocks
 
     public init(plan: IIOReadPlan, gyroscope: IIOReadPlan? = nil, name: String, clocks: SystemClocks = .system) {

@@ -8,7 +8,7 @@ import Glibc
 public enum UdevDiscovery {
     /// Every device of the `iio` subsystem, and every input-subsystem accelerometer
     /// (``InputAccelerometerDiscovery``), described; sorted by id.
-    public static func sensors() throws(IIOError) -> [SensorDescription] {
+    public static func sensors() throws(SensorError) -> [SensorDescription] {
         var result: [SensorDescription] = []
         try UdevEnumeration.forEachDevice(subsystems: ["iio"]) { device in
             if let description = describe(device) { result.append(description) }

@@ -10,7 +10,7 @@ enum UdevEnumeration {
     /// attribute `attribute`, and the udev property `property` set to `1`). The device handle
     /// is valid only during the call.
     static func forEachDevice(subsystems: [String], attribute: String? = nil, property: String? = nil,
-                              _ body: (OpaquePointer) -> Void) throws(IIOError) {
+                              _ body: (OpaquePointer) -> Void) throws(SensorError) {
         guard let udev = udev_new() else { throw .udev("udev_new failed") }
         defer { udev_unref(udev) }
         guard let enumerate = udev_enumerate_new(udev) else { throw .udev("udev_enumerate_new failed") }

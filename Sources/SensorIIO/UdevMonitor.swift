@@ -35,7 +35,7 @@ public final class UdevMonitor: Sendable {
     /// returning when the thread was merely created lost every uevent sent before the thread got
     /// that far; under load, a sensor plugged in while the daemon started). When the monitor
     /// cannot be set up, that is logged (see the type's doc) and this returns all the same.
-    public func start() async throws(IIOError) {
+    public func start() async throws(SensorError) {
         do { try await thread.startWhenReady() } catch { throw .cannotStartThread(errno: error.errno) }
     }
 

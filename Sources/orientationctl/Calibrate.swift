@@ -70,7 +70,7 @@ struct Calibrate: AsyncParsableCommand {
         settings.pollRate = 50
         var logger = Logger(label: "orientationctl")
         logger.logLevel = .error
-        let source = DiscoveringIIOSource(settings: settings, logger: logger)
+        let source = DiscoveringAccelerometerSource(settings: settings, logger: logger)
         let plan = try await source.plan()
         guard let accelerometer = plan.choice.accelerometer else {
             throw CleanExit.message("calibrate: no accelerometer found (orientationd --list-sensors shows what there is)", failing: true)

@@ -30,7 +30,7 @@ final class AuxiliaryRecording: Sendable {
     /// Finds the light and proximity sensors the daemon would use, notes them in `metadata` and
     /// starts reading them. None found: nothing is read and the log stays v1.
     static func start(settings: AuxiliarySettings, metadata: inout SensorLogMetadata, logger: Logger) async throws -> AuxiliaryRecording {
-        let sensors = (try? await OwnerThread.run(name: "od-udev-scan") { () throws(IIOError) in try AuxiliaryDiscovery.sensors() }) ?? []
+        let sensors = (try? await OwnerThread.run(name: "od-udev-scan") { () throws(SensorError) in try AuxiliaryDiscovery.sensors() }) ?? []
         let light = AuxiliaryChoice.choose(.light, from: sensors, selector: settings.devices[.light]).chosen
         let proximity = AuxiliaryChoice.choose(.proximity, from: sensors, selector: settings.devices[.proximity]).chosen
         let pending = Pending()

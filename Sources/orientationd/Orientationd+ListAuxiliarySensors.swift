@@ -6,7 +6,7 @@ import SensorIIO
 /// discovery finds, which one of each kind the daemon would read, and why.
 extension Orientationd {
     static func printAuxiliarySensors(_ settings: AuxiliarySettings) async throws {
-        let sensors = try await OwnerThread.run(name: "od-udev-scan") { () throws(IIOError) in try AuxiliaryDiscovery.sensors() }
+        let sensors = try await OwnerThread.run(name: "od-udev-scan") { () throws(SensorError) in try AuxiliaryDiscovery.sensors() }
         for kind in AuxiliarySensorKind.allCases {
             let choice = AuxiliaryChoice.choose(kind, from: sensors, selector: settings.devices[kind])
             let found = sensors.filter { $0.kind == kind }

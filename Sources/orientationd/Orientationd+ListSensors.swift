@@ -2,7 +2,7 @@ import SensorIIO
 
 /// `orientationd --list-sensors`: what discovery finds and what the daemon would use, and why.
 extension Orientationd {
-    static func printSensors(_ source: DiscoveringIIOSource) async throws {
+    static func printSensors(_ source: DiscoveringAccelerometerSource) async throws {
         let (sensors, choice, plan, matrix) = try await source.plan()
         if sensors.isEmpty { print("no IIO devices found") }
         for sensor in sensors {

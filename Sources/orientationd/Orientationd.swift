@@ -118,7 +118,7 @@ struct Orientationd: AsyncParsableCommand {
         let settings = try DaemonSettings(command: self)
         Self.raiseFileLimit(logger: logger)
 
-        let iio = DiscoveringIIOSource(settings: settings.sensor, logger: logger)
+        let iio = DiscoveringAccelerometerSource(settings: settings.sensor, logger: logger)
         if listSensors {
             try await Self.printSensors(iio)
             try await Self.printAuxiliarySensors(settings.auxiliary)

@@ -15,11 +15,11 @@ import SensorPipeline
 /// row of the next accelerometer sample, with `light-unit` and `proximity-near-level` in the
 /// metadata, so auto-brightness and call blanking can be studied as rotation is.
 enum Recorder {
-    static func record(source: DiscoveringIIOSource, auxiliary settings: AuxiliarySettings = AuxiliarySettings(), to path: String,
+    static func record(source: DiscoveringAccelerometerSource, auxiliary settings: AuxiliarySettings = AuxiliarySettings(), to path: String,
                        duration: Double?, logger: Logger) async throws {
         let (_, choice, plan, matrix) = try await source.plan()
         guard let plan, let accel = choice.accelerometer, let matrix else {
-            throw source.settings.selector.map { IIOError.noConfiguredSensor($0) } ?? IIOError.noAccelerometer
+            throw source.settings.selector.map { SensorError.noConfiguredSensor($0) } ?? SensorError.noAccelerometer
         }
         var metadata = SensorLogMetadata()
         metadata.append(key: "device", value: "\(accel.name) (\(accel.id))")
@@ -29,7 +29,7 @@ enum Recorder {
         case .polled(let rate): metadata.append(key: "sample-rate", value: "\(Int(rate))")
         }
         // A gyroscope of its own is recorded too, merged as the detector gets it (issue 10).
-        let gyroPlan = DiscoveringIIOSource.gyroscopePlan(choice: choice, plan: plan, matrix: matrix)
+        let gyroPlan = DiscoveringAccelerometerSource.gyroscopePlan(choice: choice, plan: plan, matrix: matrix)
         if let gyroPlan, let gyro = choice.gyroscope {
             metadata.append(key: "gyroscope", value: "\(gyro.name) (\(gyroPlan.device)), merged by timestamp")
         }

@@ -47,7 +47,7 @@ extension SensorIIOIntegrationTests {
         var settings = IIOSettings()
         settings.mode = .polled
         settings.batch = 1
-        let source = DiscoveringIIOSource(settings: settings, logger: Self.quietLogger)
+        let source = DiscoveringAccelerometerSource(settings: settings, logger: Self.quietLogger)
         #expect(await source.isPresent())
         let stream = try await source.open()
         writeAll(testbed.deviceFD(device.node), device.scan([0, -100, 0], timestampNanoseconds: 1))
@@ -99,7 +99,7 @@ extension SensorIIOIntegrationTests {
         try testbed.add(device.description)
         var settings = IIOSettings()
         if let configured = row.configured { #expect(settings.apply(name: "sampling-frequency", value: "\(configured)", location: "test") == nil) }
-        let source = DiscoveringIIOSource(settings: settings, logger: Self.quietLogger)
+        let source = DiscoveringAccelerometerSource(settings: settings, logger: Self.quietLogger)
         // At the daemon's start, before any claim (iio-sensor-proxy does it when it starts)…
         await source.prepare()
         let written = try #require(Self.value(testbed, device, "sampling_frequency"))
@@ -144,7 +144,7 @@ extension SensorIIOIntegrationTests {
         var settings = IIOSettings()
         #expect(settings.apply(name: "scale", value: "0.0980665", location: "test") == nil)
         settings.batch = 1
-        let stream = try await DiscoveringIIOSource(settings: settings, logger: Self.quietLogger).open()
+        let stream = try await DiscoveringAccelerometerSource(settings: settings, logger: Self.quietLogger).open()
         writeAll(testbed.deviceFD(device.node), device.scan([0, -100, 0], timestampNanoseconds: 1))
         let sample = try #require(try await stream.next())
         #expect(abs(sample.acceleration.y - (-9.80665)) < 1e-9, "\(sample)")

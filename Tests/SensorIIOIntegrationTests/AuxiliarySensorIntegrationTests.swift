@@ -56,7 +56,7 @@ extension SensorIIOIntegrationTests {
         var logger = Logger(label: "test")
         logger.logLevel = .critical
         let service = try await OrientationService.start(
-            source: DiscoveringIIOSource(settings: IIOSettings(), logger: logger), detector: OrientationDetector.Configuration(),
+            source: DiscoveringAccelerometerSource(settings: IIOSettings(), logger: logger), detector: OrientationDetector.Configuration(),
             server: ServerConfiguration(socketPath: dir + "/d.sock"), watchHotplug: true, auxiliarySensors: settings, logger: logger)
         let group = service.serviceGroup(logger: logger)
         let run = Running(shutdown: { await group.triggerGracefulShutdown() }, task: Task { try await group.run() })

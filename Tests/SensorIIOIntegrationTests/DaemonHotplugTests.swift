@@ -30,7 +30,7 @@ extension SensorIIOIntegrationTests {
         var settings = IIOSettings()
         settings.batch = 1
         let service = try await OrientationService.start(
-            source: DiscoveringIIOSource(settings: settings, logger: logger), detector: OrientationDetector.Configuration(),
+            source: DiscoveringAccelerometerSource(settings: settings, logger: logger), detector: OrientationDetector.Configuration(),
             server: ServerConfiguration(socketPath: dir + "/d.sock"), watchHotplug: true, logger: logger)
         let group = service.serviceGroup(logger: logger)
         let running = Task { try await group.run() }

@@ -64,7 +64,7 @@ extension SensorIIOIntegrationTests {
         #expect(sensor.deviceNode == device.node)
         #expect(sensors.filter { $0.bus == .input }.count == 1, "the inputN parent is not a second sensor")
         #expect(SensorChoice.choose(from: sensors).accelerometer?.id == "event5")
-        let source = DiscoveringIIOSource(settings: IIOSettings(), logger: Self.quietLogger)
+        let source = DiscoveringAccelerometerSource(settings: IIOSettings(), logger: Self.quietLogger)
         #expect(await source.isPresent(), "HasAccelerometer")
         let stream = try await source.open()
         // +1 g on the sensor's own x axis; 1 g = 256 counts (no resolution: the PTY has no EVIOCGABS).

@@ -31,7 +31,7 @@ extension SensorIIOIntegrationTests {
         logger.logLevel = .critical
         var configured = settings
         configured.batch = 1
-        return try SensorPipeline(source: DiscoveringIIOSource(settings: configured, logger: logger),
+        return try SensorPipeline(source: DiscoveringAccelerometerSource(settings: configured, logger: logger),
                                   configuration: OrientationDetector.Configuration(), logger: logger) { log.append($0) }
     }
 

@@ -64,7 +64,7 @@ extension SensorIIOIntegrationTests {
         try testbed.add(device.description)
         var settings = IIOSettings()
         settings.pollRate = 20
-        let source = DiscoveringIIOSource(settings: settings, logger: Self.quietLogger)
+        let source = DiscoveringAccelerometerSource(settings: settings, logger: Self.quietLogger)
         let consumer = PacedConsumer(wait: wait)
         let stream = try await source.open(consumer: consumer)
         await consumer.arrived.wait(for: 6)
@@ -87,7 +87,7 @@ extension SensorIIOIntegrationTests {
         try testbed.add(device.description)
         var settings = IIOSettings()
         settings.stallTimeout = 0.3  // all-zero readings are no readings: stalled after 0.3 s
-        let source = DiscoveringIIOSource(settings: settings, logger: Self.quietLogger)
+        let source = DiscoveringAccelerometerSource(settings: settings, logger: Self.quietLogger)
         let consumer = PacedConsumer(wait: nil)
         let stream = try await source.open(consumer: consumer)
         await #expect {
@@ -172,7 +172,7 @@ extension SensorIIOIntegrationTests {
         var settings = IIOSettings()
         settings.mode = .polled
         settings.pollRate = 20
-        let source = DiscoveringIIOSource(settings: settings, logger: Self.quietLogger)
+        let source = DiscoveringAccelerometerSource(settings: settings, logger: Self.quietLogger)
         let plan = try #require(try await source.plan().plan)
         #expect(plan.watchesMotionEvents)
         let event = IIOMotionEvent.find(sysfsPath: try #require(plan.sysfsPath), node: "/dev/" + plan.device)

@@ -31,7 +31,7 @@ extension SensorIIOIntegrationTests {
         var settings = IIOSettings()
         settings.batch = 1
         settings.stallTimeout = 30  // far longer than the test: only the resume may reopen
-        let pipeline = try SensorPipeline(source: DiscoveringIIOSource(settings: settings, logger: logger, clocks: scripted.clocks),
+        let pipeline = try SensorPipeline(source: DiscoveringAccelerometerSource(settings: settings, logger: logger, clocks: scripted.clocks),
                                           configuration: OrientationDetector.Configuration(), logger: logger) { log.append($0) }
         let running = Task { await pipeline.run() }
         pipeline.setClaimed(true)

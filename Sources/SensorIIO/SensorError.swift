@@ -4,7 +4,7 @@ import SensorPipeline
 
 /// Why finding, opening or reading a sensor failed: thrown from the reader's owner thread, the
 /// udev monitor and discovery, and shown in the log and `--record` errors by `description`.
-public enum IIOError: Error, Hashable, Sendable, CustomStringConvertible {
+public enum SensorError: Error, Hashable, Sendable, CustomStringConvertible {
     /// No accelerometer orientationd would use (none at all, or none in the display).
     case noAccelerometer
     /// The configured selector (`--sensor`, `[sensor] device`) matches no accelerometer.
@@ -50,7 +50,7 @@ public enum IIOError: Error, Hashable, Sendable, CustomStringConvertible {
     private static func text(_ code: Int32) -> String { String(cString: strerror(code)) }
 }
 
-extension IIOError: SensorStreamInterruption {
+extension SensorError: SensorStreamInterruption {
     public var reopensAtOnce: Bool {
         if case .resumedFromSuspend = self { return true }
         return false
@@ -58,4 +58,4 @@ extension IIOError: SensorStreamInterruption {
 }
 
 /// ``OwnerThreads/OwnerThread/run(name:_:)`` reports a thread it could not create as `.cannotStartThread`.
-extension IIOError: ThreadStartFailing {}
+extension SensorError: ThreadStartFailing {}

@@ -4,9 +4,9 @@ import OwnerThreads
 import SensorPipeline
 import Synchronization
 
-/// The daemon's real sensor: every ``open()`` discovers the IIO devices anew (so a sensor that
-/// was unplugged and plugged back, or whose udev properties changed, is picked up), chooses the
-/// display accelerometer, resolves its mount matrix (config, then udev, then sysfs, then
+/// The daemon's real sensor: every ``open()`` discovers the accelerometers anew, IIO devices and
+/// input-subsystem (evdev) ones alike (so a sensor that was unplugged and plugged back, or whose
+/// udev properties changed, is picked up), chooses the display accelerometer, resolves its mount matrix (config, then udev, then sysfs, then
 /// identity; an invalid one is logged with its source and skipped), and starts a reader.
 ///
 /// A buffered device that delivers nothing (no usable trigger, `EBUSY`, a trigger that needs a
@@ -19,7 +19,7 @@ import Synchronization
 /// synchronous form, ``isPresentOnCallingThread()``, is for code already on an owner thread (the
 /// udev monitor's). Each ``open()`` takes one snapshot of the settings, so a reload in between
 /// never mixes two configurations.
-public final class DiscoveringIIOSource: SensorSource {
+public final class DiscoveringAccelerometerSource: SensorSource {
     /// The settings the next ``open()`` uses (replaced by ``update(settings:)`` on a reload).
     public var settings: IIOSettings { current.withLock { $0 } }
     private let current: Mutex<IIOSettings>
@@ -65,9 +65,9 @@ public final class DiscoveringIIOSource: SensorSource {
 
     /// What ``open()`` would use now, and why (for `orientationd --list-sensors`), with `settings`
     /// (default: the current ones). The enumeration runs on an owner thread of its own.
-    public func plan(settings: IIOSettings? = nil) async throws(IIOError) -> (sensors: [SensorDescription], choice: SensorChoice, plan: IIOReadPlan?, matrix: MountMatrix.Selection?) {
+    public func plan(settings: IIOSettings? = nil) async throws(SensorError) -> (sensors: [SensorDescription], choice: SensorChoice, plan: IIOReadPlan?, matrix: MountMatrix.Selection?) {
         let settings = settings ?? self.settings
-        let sensors = try await OwnerThread.run(name: "od-udev-scan") { () throws(IIOError) in try UdevDiscovery.sensors() }
+        let sensors = try await OwnerThread.run(name: "od-udev-scan") { () throws(SensorError) in try UdevDiscovery.sensors() }
         return plan(settings: settings, sensors: sensors)
     }
 
@@ -132,7 +132,7 @@ public final class DiscoveringIIOSource: SensorSource {
         for warning in choice.warnings where warned.withLock({ $0.insert(warning).inserted }) { logger.warning("\(warning)") }
         guard let plan, let accel = choice.accelerometer, let matrix else {
             foundNoSensor.store(true, ordering: .releasing)
-            throw settings.selector.map { IIOError.noConfiguredSensor($0) } ?? IIOError.noAccelerometer
+            throw settings.selector.map { SensorError.noConfiguredSensor($0) } ?? SensorError.noAccelerometer
         }
         foundNoSensor.store(false, ordering: .releasing)
         for (source, reason) in matrix.rejected {
@@ -247,7 +247,7 @@ public final class DiscoveringIIOSource: SensorSource {
                 return sample
             } catch {
                 // A resume is no sign of a silent buffer: it reopens buffered.
-                if !delivered.value, !(error is CancellationError), (error as? IIOError)?.reopensAtOnce != true { onSilentFailure() }
+                if !delivered.value, !(error is CancellationError), (error as? SensorError)?.reopensAtOnce != true { onSilentFailure() }
                 throw error
             }
         }
