@@ -20,7 +20,7 @@
         Prints a Markdown report (quoted in docs/PERFORMANCE.md). Needs root (setuid children).
 
     The loads alone, for the integration tests (JSON on stdout):
-      dbus-load.py claim-flood --address A --seconds S [--in-flight 64]
+      dbus-load.py claim-flood --address A --seconds S [--in-flight 64] [--sensor Accelerometer|Light|Proximity|Compass]
       dbus-load.py claimers --address A --count N --hold S
       dbus-load.py socket-toggle --socket P --seconds S [--connections 64] [--rate 20]
       dbus-load.py watch --address A --socket P --seconds S   (a legitimate client: latencies)
@@ -60,8 +60,8 @@ def connect_bus(address):
 
 # MARK: - The loads
 
-def claim_flood(address, seconds, in_flight):
-    """One connection, Claim/Release alternately, `in_flight` calls outstanding."""
+def claim_flood(address, seconds, in_flight, sensor="Accelerometer"):
+    """One connection, Claim<sensor>/Release<sensor> alternately, `in_flight` calls outstanding."""
     GLib = glib()
     bus = connect_bus(address)
     loop = GLib.MainLoop()
@@ -74,9 +74,11 @@ def claim_flood(address, seconds, in_flight):
             if counts["calls"] + counts["errors"] >= state["next"]:
                 loop.quit()
             return
-        member = "ClaimAccelerometer" if state["next"] % 2 == 0 else "ReleaseAccelerometer"
+        member = ("Claim" if state["next"] % 2 == 0 else "Release") + sensor
         state["next"] += 1
-        bus.call_async(NAME, PATH, IFACE, member, "", (), reply, error, timeout=30)
+        # The compass has an object and interface of its own (iio-sensor-proxy's API).
+        path, iface = (PATH + "/Compass", IFACE + ".Compass") if sensor == "Compass" else (PATH, IFACE)
+        bus.call_async(NAME, path, iface, member, "", (), reply, error, timeout=30)
 
     def reply(*_):
         counts["calls"] += 1
@@ -528,6 +530,7 @@ def main():
     f.add_argument("--address", required=True)
     f.add_argument("--seconds", type=float, default=10)
     f.add_argument("--in-flight", type=int, default=64)
+    f.add_argument("--sensor", choices=["Accelerometer", "Light", "Proximity", "Compass"], default="Accelerometer")
     c = sub.add_parser("claimers")
     c.add_argument("--address", required=True)
     c.add_argument("--count", type=int, default=256)
@@ -558,7 +561,7 @@ def main():
     if args.command == "bench":
         return bench(args)
     if args.command == "claim-flood":
-        result = claim_flood(args.address, args.seconds, args.in_flight)
+        result = claim_flood(args.address, args.seconds, args.in_flight, args.sensor)
     elif args.command == "claimers":
         result = claimers(args.address, args.count, args.hold)
     elif args.command == "claim-and-leave":
