@@ -137,7 +137,9 @@ public struct SampleRateGovernor: Sendable {
     @discardableResult
     public mutating func observe(_ sample: Sample, settled: Bool) -> Pace {
         guard configuration.isEnabled else { return pace }
-        defer { lastTime = sample.time }
+        // A non-finite time must not become the reference for the next ones (every comparison
+        // with NaN is false: the pace would never slow again).
+        defer { if sample.time.isFinite { lastTime = sample.time } }
         let a = sample.acceleration
         let magnitude = a.length
         guard a.isFinite, sample.time.isFinite, magnitude > 0, sample.time >= lastTime else {

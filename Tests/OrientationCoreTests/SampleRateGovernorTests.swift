@@ -105,6 +105,17 @@ import Testing
         #expect(governor.pace == .full, "\(name)")
     }
 
+    /// A sample with a NaN time wakes the reader, and the governor slows again afterwards.
+    @Test func aNonFiniteTimeDoesNotKeepTheReaderAwakeForever() {
+        var governor = SampleRateGovernor()
+        let at = { (t: Double) in Sample(time: t, acceleration: Self.gravity(angle: 0)) }
+        for k in 0...40 { governor.observe(at(Double(k) * 0.05), settled: true) }
+        governor.observe(at(.nan), settled: true)
+        #expect(governor.pace == .full)
+        for k in 0...40 { governor.observe(at(3 + Double(k) * 0.05), settled: true) }
+        #expect(governor.pace == .slow(interval: 0.5))
+    }
+
     @Test func offAdmitsEverySampleAndNeverSlows() {
         var governor = SampleRateGovernor(configuration: .off)
         for k in 0..<200 {
