@@ -10,7 +10,7 @@ import Synchronization
 ///
 /// Contract:
 /// - ``block()`` runs first thing in `main`, before any other thread exists: threads inherit the
-///   signal mask, so ``handled`` signals are only ever taken by ``waitForever()``.
+///   signal mask, so ``handled`` signals are only ever taken by ``waitForever(firstTimer:timer:)``.
 /// - A signal goes to the stream last registered for it (``stream(_:)``). One that nobody
 ///   listens for (no stream yet, or its consumer has gone) gets its default action: the process
 ///   ends as it would without orientationd, so a SIGTERM during early startup or in a
@@ -53,13 +53,30 @@ public enum ProcessSignals {
     }
 
     /// Takes each ``handled`` signal as it arrives and delivers it. Never returns. Idle, it
-    /// waits without a timeout; only while a bounded shutdown runs does it wake at its deadline.
-    public static func waitForever() -> Never {
+    /// waits without a timeout; only while a bounded shutdown runs does it wake at its deadline,
+    /// and while `timer` asks for one (below).
+    ///
+    /// `timer` runs on this thread, first `firstTimer` seconds after the call, then again after
+    /// as many seconds as it returns, until it returns nil (and never during a shutdown). The
+    /// daemon uses it for work that must run on a thread that then does nothing else
+    /// (``WorkingSet/releaseStartupPages(smapsPath:executablePath:)``).
+    public static func waitForever(firstTimer: Double? = nil, timer: () -> Double? = { nil }) -> Never {
         var set = handledSet
         var shutdownDeadline: Double? = nil
+        var timerDeadline = firstTimer.map { OwnerThread.monotonic() + $0 }
         while true {
             var signal: Int32 = 0
-            if let deadline = shutdownDeadline, let bound = shutdownBound.withLock({ $0 }) {
+            if shutdownDeadline == nil, let deadline = timerDeadline {
+                let remaining = deadline - OwnerThread.monotonic()
+                if remaining <= 0 {
+                    timerDeadline = timer().map { OwnerThread.monotonic() + $0 }
+                    continue
+                }
+                var timeout = timespec(tv_sec: Int(remaining), tv_nsec: Int((remaining - remaining.rounded(.down)) * 1e9))
+                let taken = sigtimedwait(&set, nil, &timeout)
+                guard taken > 0 else { continue }  // the deadline (EAGAIN) or EINTR: check again
+                signal = taken
+            } else if let deadline = shutdownDeadline, let bound = shutdownBound.withLock({ $0 }) {
                 let remaining = deadline - OwnerThread.monotonic()
                 if remaining <= 0 {
                     bound.report("orientationd did not finish shutting down within \(bound.limit) s; exiting now")
