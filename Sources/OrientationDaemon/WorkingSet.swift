@@ -10,10 +10,10 @@ import Synchronization
 /// touched in its page tables, and on each fault in a file mapping it maps the 64–128 KB around
 /// the page too (fault-around, and the page cache's large folios), so the idle daemon kept
 /// about 4.5 MB of its own binary resident. ``releaseStartupPages(smapsPath:executablePath:)``
-/// drops those pages from the process's page tables once start-up is over
-/// (``releaseWhenStartupIsOver(settle:)``, on the main thread); whatever the daemon runs
-/// afterwards faults back in (a minor fault: the page is still in the page cache, unless memory
-/// pressure took it). The C heap is left as it is: `malloc_trim` after start-up and a limit of
+/// drops those pages from the process's page tables once start-up is over, and again once each
+/// claim or release has settled (``releaseWhenStartupIsOver()``, on the main thread); whatever
+/// the daemon runs afterwards faults back in (a minor fault: the page is still in the page
+/// cache, unless memory pressure took it). The C heap is left as it is: `malloc_trim` after start-up and a limit of
 /// one or two malloc arenas were measured and saved nothing (docs/PERFORMANCE.md).
 public enum WorkingSet {
     /// What ``releaseStartupPages(smapsPath:executablePath:)`` did.
@@ -95,33 +95,43 @@ public enum WorkingSet {
         return release
     }
 
-    // MARK: - When start-up is over
+    // MARK: - When start-up is over, and when a claim has settled
 
-    /// The monotonic time at which ``startupFinished()`` was called, as bits (0: not yet).
-    private static let finishedAt = Atomic<UInt64>(0)
+    /// When the main thread should release the pages (monotonic seconds, as bits; 0: not yet).
+    private static let releaseAt = Atomic<UInt64>(0)
     private static let unfinishedChecks = Atomic<Int>(0)
 
     /// Marks start-up as over (the daemon calls it after `READY=1`):
-    /// ``releaseWhenStartupIsOver(settle:)`` releases the pages `settle` seconds later.
+    /// ``releaseWhenStartupIsOver()`` releases the pages a second later. Not at `READY=1`
+    /// itself: the service group starts its services after it, and that start touched another
+    /// 1–2 MB of code (measured), which would otherwise stay resident.
     public static func startupFinished() {
-        finishedAt.store(OwnerThread.monotonic().bitPattern, ordering: .releasing)
+        releaseAt.store((OwnerThread.monotonic() + 1).bitPattern, ordering: .releasing)
     }
 
-    /// The main thread's timer (``ProcessSignals/waitForever(firstTimer:timer:)``): until start-up
-    /// has been over for `settle` seconds, how long to wait before asking again; then
-    /// ``releaseStartupPages(smapsPath:executablePath:)``, and nil (done).
-    /// Not at `READY=1` itself: the service group starts its services after it, and that start
-    /// touched another 1–2 MB of code (measured), which would otherwise stay resident.
-    /// A process that never finishes starting as a daemon (`--record`, `--list-sensors`, a start
-    /// that fails slowly) is asked at most 120 times, every half second, then no more: no
-    /// wake-ups for good.
-    public static func releaseWhenStartupIsOver(settle: Double = 1) -> Double? {
-        let bits = finishedAt.load(ordering: .acquiring)
+    /// The accelerometer was claimed or released (the daemon calls it on every change): the
+    /// pages are released again 5 s after the last change. A claim's own path (the D-Bus call,
+    /// polkit, opening and configuring the sensor) runs once and stayed resident for as long
+    /// as the claim, 1.8 MB of code (measured); after a release, the reading path's. Wakes the
+    /// main thread (``ProcessSignals/wakeTimer()``); a burst of changes wakes it once.
+    public static func claimsChanged() {
+        releaseAt.store((OwnerThread.monotonic() + 5).bitPattern, ordering: .releasing)
+        ProcessSignals.wakeTimer()
+    }
+
+    /// The main thread's timer (``ProcessSignals/waitForever(firstTimer:timer:)``): until it is
+    /// time (``startupFinished()``, ``claimsChanged()``), how long to wait before asking again;
+    /// then ``releaseStartupPages(smapsPath:executablePath:)``, and nil (done until the next
+    /// ``claimsChanged()``). A process that never finishes starting as a daemon (`--record`,
+    /// `--list-sensors`, a start that fails slowly) is asked at most 120 times, every half
+    /// second, then no more: no wake-ups for good.
+    public static func releaseWhenStartupIsOver() -> Double? {
+        let bits = releaseAt.load(ordering: .acquiring)
         guard bits != 0 else {
             return unfinishedChecks.add(1, ordering: .relaxed).newValue < 120 ? 0.5 : nil
         }
-        let waited = OwnerThread.monotonic() - Double(bitPattern: bits)
-        guard waited >= settle else { return settle - waited }
+        let remaining = Double(bitPattern: bits) - OwnerThread.monotonic()
+        guard remaining <= 0 else { return remaining }
         _ = releaseStartupPages()
         return nil
     }

@@ -129,6 +129,30 @@ import TestSupport
         removeTree(dir)
     }
 
+    /// A claim's own path (here a subscriber's) leaves the resident set 5 s after the claim,
+    /// while the claim lasts; the daemon keeps serving meanwhile.
+    @Test func aClaimsSetUpPagesLeaveWhileTheClaimLasts() throws {
+        let dir = temporaryDirectory()
+        let socket = dir + "/d.sock"
+        let daemon = try ChildProcess([Build.orientationd, "--replay", Build.recording, "--loop", "--speed", "5", "--socket", socket,
+                                       "--log-level", "warning"], directory: dir)
+        #expect(waitForSocket(socket))
+        let code = { Self.codeResident(pid: daemon.pid, executable: Build.orientationd) }
+        let started = code()
+        #expect(waitUntil(timeout: 20, every: 0.05) { code() < started / 2 }, "start-up's pages first: \(started) kB, now \(code()) kB")
+        let client = try TestSocket.subscriber(socket)
+        #expect(client.readLine(timeout: 10) { $0.contains("\"type\":\"orientation\"") } != nil, "\(daemon.stderr)")
+        var claimed = code()
+        let settled = monotonicNow() + 1
+        while monotonicNow() < settled { claimed = max(claimed, code()); usleep(50_000) }  // the claim's path, faulted in
+        let released = waitUntil(timeout: 20, every: 0.1) { code() < claimed * 9 / 10 }
+        #expect(released, "code resident while claimed: \(claimed) kB, now \(code()) kB")
+        client.send("{\"op\":\"get\",\"id\":7}\n")
+        #expect(client.readLine(timeout: 10) { $0.contains("\"id\":7") } != nil, "the daemon still answers: \(daemon.stderr)")
+        #expect(daemon.terminate() == 0, "\(daemon.stderr)")
+        removeTree(dir)
+    }
+
     // MARK: - Helpers
 
     static func executable() -> String? {
