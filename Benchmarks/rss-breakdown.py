@@ -206,6 +206,7 @@ def main():
         del args[args.index("--pages"):args.index("--pages") + 2]
     rest = [a for a in args if a not in ("--dbus", "--claim")]
     binary = rest[0] if rest else ".build/release/orientationd"
+    bench.evict_from_page_cache(binary)  # as installed and read from disk (bench.evict_from_page_cache)
     with tempfile.TemporaryDirectory() as tmp:
         with open(f"{tmp}/sensors.umockdev", "w") as f:
             f.write(POLLED + bench.AUXILIARY)
