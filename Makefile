@@ -16,6 +16,10 @@ LOG ?= data/xio-fusion/handheld.log
 # 20,120 KB, past issue 19's 20,000; -Osize made it 19,296 KB and the idle daemon smaller too
 # (14.1 vs 14.5 MiB, each with its own symbol order), for about 30 ns more per sample in the
 # pipeline (docs/PERFORMANCE.md, "Optimising for size").
+# One section per function (`-function-sections` for Swift, `-ffunction-sections` for C): swiftc
+# puts all of a module's functions in one `.text` by default, so the order file could only move
+# whole modules and most of the functions it names lay scattered (issue 28: 4,049 of 5,097 more
+# than 2 MB from the start of the code). The standard library's prebuilt `.text` stays one block.
 # Reproducible (docs/PACKAGING.md): the checkout's path is mapped to `.` in file names that reach
 # the binary (a C assert in SwiftNIO, debug information), and swiftc's incremental LLVM code
 # generation is off (with it on, a fifth of the hashes in `.swift_modhash` differed between builds).
@@ -23,7 +27,8 @@ RELEASE = $(SWIFT) build -c release --static-swift-stdlib -Xswiftc -use-ld=lld -
 	-Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic -Xlinker --icf=all \
 	-Xlinker --symbol-ordering-file=$(CURDIR)/linker/orientationd.order -Xlinker --no-warn-symbol-ordering \
 	-Xswiftc -file-prefix-map -Xswiftc $(CURDIR)=. -Xcc -ffile-prefix-map=$(CURDIR)=. \
-	-Xswiftc -Xfrontend -Xswiftc -disable-incremental-llvm-codegen
+	-Xswiftc -Xfrontend -Xswiftc -disable-incremental-llvm-codegen \
+	-Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections
 PREFIX ?= /usr/local
 DESTDIR ?=
 # The manuals' date: SOURCE_DATE_EPOCH's when set (dpkg-buildpackage sets it from

@@ -10,13 +10,14 @@ daemon is about 3 MB smaller (docs/PERFORMANCE.md, "Memory").
 How: a copy of the release binary without DWARF (valgrind cannot read Swift's) runs under
 callgrind through what a daemon does on a tablet: idle with a reload, an ignored signal and a
 client's get; a paced replay with a subscriber; a umockdev accelerometer at 100 Hz with a
-subscriber; the D-Bus facade on a private bus with a claim; then SIGTERM. Every function any
+subscriber; the D-Bus facade on a private bus with a claim; a polled 10 Hz accelerometer with
+light and proximity, claimed over D-Bus for a while (issue 28); then SIGTERM. Every function any
 run entered is listed, the first run's first, keeping only names the binary defines. A stale
 list costs memory, never correctness: lld ignores names it does not find, and code it does not
 list keeps its place after the listed code.
 
 Usage: scripts/symbol-order.py [path/to/release/orientationd]   (make symbol-order)
-Needs valgrind, umockdev, dbus-daemon and gdbus (libglib2.0-bin).
+Needs valgrind, umockdev, dbus-daemon, gdbus (libglib2.0-bin) and python3-dbus.
 """
 import datetime, importlib.util, os, re, shutil, signal, socket, subprocess, sys, tempfile, time
 
@@ -28,6 +29,9 @@ OUTPUT = os.path.join(REPO, "linker", "orientationd.order")
 _spec = importlib.util.spec_from_file_location("iio_wakeups", os.path.join(REPO, "Benchmarks", "iio-wakeups.py"))
 bench = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(bench)
+_spec = importlib.util.spec_from_file_location("rss_breakdown", os.path.join(REPO, "Benchmarks", "rss-breakdown.py"))
+breakdown = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(breakdown)
 
 
 def wait_for(path, seconds=120):
@@ -135,7 +139,32 @@ def run_all(binary, tmp):
     finally:
         bus.terminate()
         bus.wait()
-    return ["idle", "replay", "sensor", "dbus"]
+    # 5. Issue 28's tablet: a polled accelerometer (10 Hz) with a light and proximity sensor under
+    #    umockdev, the D-Bus facade on a private bus, and one client holding ClaimAccelerometer and
+    #    ClaimLight for a while, as a desktop does all session: the claimed daemon's code.
+    with open(f"{tmp}/polled.umockdev", "w") as f: f.write(breakdown.POLLED + bench.AUXILIARY)
+    bus, address = bench.private_bus(tmp)
+    try:
+        sock = f"{tmp}/claimed.sock"
+        with Running(subprocess.Popen(["umockdev-run", "-d", f"{tmp}/polled.umockdev", "--"] + callgrind(tmp, "claimed")
+                                      + [binary, "--dbus", "--socket", sock],
+                                      env=dict(env, DBUS_SYSTEM_BUS_ADDRESS=address), start_new_session=True, **quiet)) as runner:
+            wait_for(sock)
+            time.sleep(2)
+            import dbus
+            holder = dbus.bus.BusConnection(address)
+            for member in ("ClaimAccelerometer", "ClaimLight"):
+                holder.call_blocking("net.hadess.SensorProxy", "/net/hadess/SensorProxy", "net.hadess.SensorProxy",
+                                     member, "", (), timeout=60)
+            time.sleep(8)
+            holder.close()
+            time.sleep(1)
+            child = int(open(f"/proc/{runner.pid}/task/{runner.pid}/children").read().split()[0])
+            stop(runner, child)
+    finally:
+        bus.terminate()
+        bus.wait()
+    return ["idle", "replay", "sensor", "dbus", "claimed"]
 
 
 def functions_entered(path):

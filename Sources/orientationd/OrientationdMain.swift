@@ -39,6 +39,9 @@ enum OrientationdMain {
             await Orientationd.main()  // exits itself on an error or after --help
             exit(0)
         }
-        ProcessSignals.waitForever()
+        // The main thread, which has nothing else to do, also drops from the resident set the
+        // pages that only start-up needed, once it is over (WorkingSet, issue 28): after that it
+        // runs nothing but `sigwait`, so it brings none of them back.
+        ProcessSignals.waitForever(firstTimer: 1) { WorkingSet.releaseWhenStartupIsOver() }
     }
 }
