@@ -121,8 +121,18 @@ extension SensorIIOIntegrationTests {
         #expect(out.contains("* iio:device0  accel_3d  accelerometer, buffered"), "\(out)")
         #expect(out.contains("iio:device1  bmc150_accel") && out.contains("never used for screen orientation"), "\(out)")
         #expect(out.contains("using iio:device0, buffered(batch: 5), mount matrix 0, 1, 0; 1, 0, 0; 0, 0, 1 from udev ACCEL_MOUNT_MATRIX"), "\(out)")
+        #expect(out.contains("while still: one reading every 0.5 s (still-interval)"), "\(out)")
         let configured = try Self.runDaemon(devices: [display, base], feed: nil, arguments: ["--list-sensors", "--sensor", "nothing-like-it"])
         #expect(configured.1.contains("warning: --sensor nothing-like-it matches no sensor; none is used until one that matches appears"), "\(configured.1)")
+    }
+
+    /// Issue 28: a polled accelerometer whose driver has a motion event says it waits for it.
+    @Test func listSensorsSaysHowAStillDeviceIsRead() throws {
+        var device = FakeIIODevice(index: 0, name: "mma8452", format: "be:s12/16>>4", scale: "0.009577", buffered: false, raw: (0, -1024, 0))
+        device.attributes["events/in_accel_x&y&z_mag_rising_en"] = "0"
+        let (status, out, err, _) = try Self.runDaemon(devices: [device], feed: nil, arguments: ["--list-sensors"])
+        #expect(status == 0, "\(err)")
+        #expect(out.contains("while still: waits for the driver's motion event (in_accel_x&y&z_mag_rising_en), reading at least every 2.0 s"), "\(out)")
     }
 
     @Test func recordWritesAReplayableLogWithMetadata() throws {
