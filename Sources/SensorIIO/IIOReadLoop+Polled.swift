@@ -21,10 +21,14 @@ extension IIOReadLoop {
         /// on noise (a threshold too low) would make the reader busier than the clock does.
         var idleEvents = 0
         defer { armed?.disarm() }
+        // One array for every reading, in axis order (the accelerometer's, then the
+        // gyroscope's): no allocation, no hashing per reading (a claimed daemon's resident memory
+        // is the code its readings run, issue 28).
+        let axes = accel + gyro
+        var raw = [Double](repeating: 0, count: axes.count)
         while !owner.isStopping {
-            var raw: [Axis: Double] = [:]
             var ok = true
-            for axis in accel + gyro {
+            for (index, axis) in axes.enumerated() {
                 var value: Double = 0
                 if let path = axis.rawPath {
                     guard let number = SysfsAttribute.number(path) else { ok = false; lastFailure = errno == 0 ? EINVAL : errno; break }
@@ -33,7 +37,7 @@ extension IIOReadLoop {
                     let result = iio_channel_attr_read_double(axis.channel, "raw", &value)
                     if result != 0 { ok = false; lastFailure = -result; break }
                 }
-                raw[axis] = value
+                raw[index] = value
             }
             let now = Self.monotonic()
             if let slept = suspend.sleptSinceLastCheck() {
@@ -43,9 +47,9 @@ extension IIOReadLoop {
             if ok {
                 // A reading of exactly zero on every axis is no reading (a buffered device read
                 // through attributes it never updates): it counts toward the stall.
-                if accel.contains(where: { raw[$0, default: 0] != 0 }) { lastGood = now }
-                let a = vector(accel) { raw[$0, default: 0] }
-                let w: Vector3? = gyro.isEmpty ? nil : vector(gyro) { raw[$0, default: 0] }
+                if raw[..<accel.count].contains(where: { $0 != 0 }) { lastGood = now }
+                let a = vector(accel, raw, from: 0)
+                let w: Vector3? = gyro.isEmpty ? nil : vector(gyro, raw, from: accel.count)
                 wait = deliver(time: now, a, w)
             }
             if now - lastGood > plan.stallTimeout {

@@ -84,6 +84,13 @@ struct IIOReadLoop: Sendable {
         return result
     }
 
+    /// The three axes' readings at `values[offset...]`, scaled and through the mount matrix,
+    /// without allocating.
+    func vector(_ axes: [Axis], _ values: [Double], from offset: Int) -> Vector3 {
+        func axis(_ k: Int) -> Double { (values[offset + k] + axes[k].offset) * axes[k].scale }
+        return plan.mountMatrix.apply(Vector3(axis(0), axis(1), axis(2)))
+    }
+
     func vector(_ axes: [Axis], _ raw: (Axis) -> Double) -> Vector3 {
         let v = axes.map { (raw($0) + $0.offset) * $0.scale }
         return plan.mountMatrix.apply(Vector3(v[0], v[1], v[2]))

@@ -22,9 +22,33 @@ enum SysfsAttribute {
         return text.isEmpty ? nil : text
     }
 
-    /// The attribute as a number, or `nil`.
+    /// The attribute as a number, or `nil`: the same rules as ``read(_:)`` and `Double(_:)`,
+    /// but from bytes on the stack to `strtod`, without a `String`. A polled reader calls it for
+    /// every axis of every reading, and a claimed daemon's resident memory is the code it keeps
+    /// running (issue 28): string building, trimming and parsing would touch several hundred kB
+    /// of the standard library per reading.
     static func number(_ path: String) -> Double? {
-        read(path).flatMap { Double($0) }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: 128) { buffer -> Double? in
+            guard let base = buffer.baseAddress else { return nil }
+            let count = Glibc.read(fd, base, buffer.count - 1)
+            guard count > 0 else { return nil }
+            // The first line, without spaces or tabs around it.
+            var end = 0
+            while end < count, base[end] != 0, base[end] != 10 { end += 1 }
+            var start = 0
+            while start < end, base[start] == 32 || base[start] == 9 { start += 1 }
+            while end > start, base[end - 1] == 32 || base[end - 1] == 9 { end -= 1 }
+            guard end > start else { return nil }
+            base[end] = 0
+            var stop: UnsafeMutablePointer<CChar>? = nil
+            let value = strtod(base + start, &stop)
+            // The whole text must be the number ("12 34", "1.5.2" and "0,5" are not).
+            guard let stop, stop == base + end else { return nil }
+            return value
+        }
     }
 
     /// Writes `text` as the whole value; false when the attribute refuses it.
