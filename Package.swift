@@ -29,11 +29,9 @@ let package = Package(
     ],
     targets: [
         // MARK: System libraries (thin module maps; each handle is owned by one thread or actor).
-        .systemLibrary(
-            name: "CLibIIO",
-            pkgConfig: "libiio",
-            providers: [.apt(["libiio-dev"])]
-        ),
+        // libiio, loaded with dlopen on its first call (Sources/CLibIIO/iio_loader.c: its
+        // dependencies cost 1.3 MB resident in a daemon that may never call it; issue 28).
+        .target(name: "CLibIIO"),
         .systemLibrary(
             name: "CLibUdev",
             pkgConfig: "libudev",

@@ -26,9 +26,13 @@ struct IIOReadLoop: Sendable {
     }
 
     struct Axis: Hashable {
-        static func == (a: Axis, b: Axis) -> Bool { a.channel == b.channel }
-        func hash(into hasher: inout Hasher) { hasher.combine(channel) }
-        let channel: OpaquePointer
+        static func == (a: Axis, b: Axis) -> Bool { a.channel == b.channel && a.rawPath == b.rawPath }
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(channel)
+            hasher.combine(rawPath)
+        }
+        /// The libiio channel; `nil` for an axis read through sysfs alone (``sysfsAxes(_:_:)``).
+        let channel: OpaquePointer?
         let scale: Double
         let offset: Double
         let bytes: Int
@@ -38,6 +42,16 @@ struct IIOReadLoop: Sendable {
     }
 
     private func read(_ owner: OwnerThread) throws(SensorError) {
+        // A polled device whose raw attributes discovery found is read through sysfs alone:
+        // libiio (and the 1.3 MB its dependencies keep resident) is never loaded for it.
+        if case .polled(let rate) = plan.mode, let directory = plan.sysfsPath,
+           let accel = sysfsAxes(directory, plan.family.rawValue) {
+            let gyro = plan.readsGyroscope && plan.family == .accelerometer ? sysfsAxes(directory, "anglvel") : []
+            if let gyro {
+                try poll(owner, accel: accel, gyro: gyro, rate: rate)
+                return
+            }
+        }
         guard let context = iio_create_local_context() else {
             throw .cannotCreateContext(errno: errno)
         }
@@ -86,6 +100,22 @@ struct IIOReadLoop: Sendable {
 
     /// The three axes' readings at `values[offset...]`, scaled and through the mount matrix,
     /// without allocating.
+    /// The three axes of `kind` read through the device's sysfs files alone (the kernel's names:
+    /// ``IIOChannelAttributeName``), or `nil` when one has no raw attribute (libiio then decides).
+    /// Scale 1 and offset 0 where the driver has none; `[sensor] scale` replaces an
+    /// accelerometer's.
+    func sysfsAxes(_ directory: String, _ kind: String) -> [Axis]? {
+        var result: [Axis] = []
+        for axis in ["x", "y", "z"] {
+            guard let raw = SysfsAttribute.channelPath(directory, family: kind, axis: axis, "raw") else { return nil }
+            var scale = SysfsAttribute.channelPath(directory, family: kind, axis: axis, "scale").flatMap(SysfsAttribute.number) ?? 1
+            let offset = SysfsAttribute.channelPath(directory, family: kind, axis: axis, "offset").flatMap(SysfsAttribute.number) ?? 0
+            if kind == "accel", let configured = plan.scale { scale = configured }  // [sensor] scale
+            result.append(Axis(channel: nil, scale: scale, offset: offset, bytes: 0, signed: true, rawPath: raw))
+        }
+        return result
+    }
+
     func vector(_ axes: [Axis], _ values: [Double], from offset: Int) -> Vector3 {
         func axis(_ k: Int) -> Double { (values[offset + k] + axes[k].offset) * axes[k].scale }
         return plan.mountMatrix.apply(Vector3(axis(0), axis(1), axis(2)))
