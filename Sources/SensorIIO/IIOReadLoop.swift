@@ -98,8 +98,6 @@ struct IIOReadLoop: Sendable {
         return result
     }
 
-    /// The three axes' readings at `values[offset...]`, scaled and through the mount matrix,
-    /// without allocating.
     /// The three axes of `kind` read through the device's sysfs files alone (the kernel's names:
     /// ``IIOChannelAttributeName``), or `nil` when one has no raw attribute (libiio then decides).
     /// Scale 1 and offset 0 where the driver has none; `[sensor] scale` replaces an
@@ -116,6 +114,8 @@ struct IIOReadLoop: Sendable {
         return result
     }
 
+    /// The three axes' readings at `values[offset...]`, scaled and through the mount matrix,
+    /// without allocating.
     func vector(_ axes: [Axis], _ values: [Double], from offset: Int) -> Vector3 {
         func axis(_ k: Int) -> Double { (values[offset + k] + axes[k].offset) * axes[k].scale }
         return plan.mountMatrix.apply(Vector3(axis(0), axis(1), axis(2)))
