@@ -43,6 +43,13 @@ public struct IIOMotionEvent: Sendable, Hashable {
         return false
     }
 
+    /// The motion event a polled `plan` reads while the device lies still
+    /// (``IIOReadPlan/watchesMotionEvents``), from the device's sysfs directory; `nil` without.
+    public static func find(for plan: IIOReadPlan) -> IIOMotionEvent? {
+        guard plan.watchesMotionEvents, let directory = plan.sysfsPath else { return nil }
+        return find(sysfsPath: directory, node: "/dev/" + plan.device)
+    }
+
     /// The device's motion events, from its sysfs directory; `nil` without any.
     public static func find(sysfsPath: String, node: String) -> IIOMotionEvent? {
         guard let directory = opendir(sysfsPath + "/events") else { return nil }

@@ -86,16 +86,17 @@ extension IIOReadLoop {
                 times = clock.stamps(count: count, arrival: now)
             }
             var wait: Double? = nil
+            // One scan's values in `all`'s order (the accelerometer's axes, then the gyroscope's),
+            // as the polled reader keeps them.
+            var raw = [Double](repeating: 0, count: all.count)
             while pointers[0] < end {
-                var raw: [Double] = []
                 for (k, axis) in all.enumerated() {
-                    raw.append(Self.convert(axis, pointers[k]))
+                    raw[k] = Self.convert(axis, pointers[k])
                     pointers[k] += step
                 }
                 let time = index < times.count ? times[index] : now
-                // Scan order: the accelerometer's axes, then the gyroscope's.
-                let a = vector(accel) { axis in raw[accel.firstIndex { $0.channel == axis.channel } ?? 0] }
-                let w: Vector3? = gyro.isEmpty ? nil : vector(gyro) { axis in raw[accel.count + (gyro.firstIndex { $0.channel == axis.channel } ?? 0)] }
+                let a = vector(accel, raw, from: 0)
+                let w: Vector3? = gyro.isEmpty ? nil : vector(gyro, raw, from: accel.count)
                 wait = deliver(time: time, a, w)
                 index += 1
             }

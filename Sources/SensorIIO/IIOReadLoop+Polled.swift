@@ -14,7 +14,7 @@ extension IIOReadLoop {
         var lastFailure: Int32? = nil
         // While still, a driver's motion event (if it arms) replaces the clock: no wake-up until
         // the device moves, or until the fallback reading.
-        let motionEvent = plan.watchesMotionEvents ? plan.sysfsPath.flatMap { IIOMotionEvent.find(sysfsPath: $0, node: "/dev/" + plan.device) } : nil
+        let motionEvent = IIOMotionEvent.find(for: plan)
         var armed: IIOMotionEvent.Armed? = nil
         var eventsUsable = motionEvent != nil
         /// Events in a row that came before `wait` without the device moving: an event that fires

@@ -25,12 +25,7 @@ struct IIOReadLoop: Sendable {
         }
     }
 
-    struct Axis: Hashable {
-        static func == (a: Axis, b: Axis) -> Bool { a.channel == b.channel && a.rawPath == b.rawPath }
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(channel)
-            hasher.combine(rawPath)
-        }
+    struct Axis {
         /// The libiio channel; `nil` for an axis read through sysfs alone (``sysfsAxes(_:_:)``).
         let channel: OpaquePointer?
         let scale: Double
@@ -121,10 +116,6 @@ struct IIOReadLoop: Sendable {
         return plan.mountMatrix.apply(Vector3(axis(0), axis(1), axis(2)))
     }
 
-    func vector(_ axes: [Axis], _ raw: (Axis) -> Double) -> Vector3 {
-        let v = axes.map { (raw($0) + $0.offset) * $0.scale }
-        return plan.mountMatrix.apply(Vector3(v[0], v[1], v[2]))
-    }
 
     /// A gyroscope-only device's main vector is its angular rate. Returns the wait the consumer
     /// asks for before the next reading (``SampleConsumer/consume(_:)``), `nil` for none.

@@ -18,7 +18,7 @@ extension Orientationd {
             let governor = source.rateGovernor
             if !governor.isEnabled {
                 print("while still: read at the full rate (still-interval = 0)")
-            } else if plan.watchesMotionEvents, let path = plan.sysfsPath, let event = IIOMotionEvent.find(sysfsPath: path, node: "/dev/" + plan.device) {
+            } else if let event = IIOMotionEvent.find(for: plan) {
                 print("while still: waits for the driver's motion event (\(event.enableFiles.map { $0.split(separator: "/").last.map(String.init) ?? $0 }.joined(separator: ", "))), reading at least every \(IIOMotionEvent.fallbackInterval) s")
             } else {
                 print("while still: one reading every \(governor.stillInterval) s (still-interval)")

@@ -175,7 +175,7 @@ extension SensorIIOIntegrationTests {
         let source = DiscoveringAccelerometerSource(settings: settings, logger: Self.quietLogger)
         let plan = try #require(try await source.plan().plan)
         #expect(plan.watchesMotionEvents)
-        let event = IIOMotionEvent.find(sysfsPath: try #require(plan.sysfsPath), node: "/dev/" + plan.device)
+        let event = IIOMotionEvent.find(for: plan)
         #expect(event?.enableFiles.map { $0.split(separator: "/").last.map(String.init) } == ["in_accel_x&y&z_mag_rising_en"],
                 "\(String(describing: event))")
         let consumer = PacedConsumer(wait: 0.4)
