@@ -1,41 +1,14 @@
-import CLibUdev
-import Glibc
 import OrientationCore
 
-/// Finds light, proximity and compass sensors through libudev: every `iio` device, `hwmon`
-/// and `platform` devices with a `light` attribute (Apple's applesmc), and input event nodes
-/// with the `SW_FRONT_PROXIMITY` switch (``EvdevProximitySwitch``). Blocks while libudev
-/// enumerates: call it on an owner thread (``OwnerThread/run(name:_:)``, or the udev monitor's).
+/// Finds light, proximity and compass sensors: the auxiliary half of the backend table
+/// (``SensorBackends``): every `iio` device, `hwmon` and `platform` devices with a `light`
+/// attribute (Apple's applesmc), and input event nodes with the `SW_FRONT_PROXIMITY` switch.
+/// Blocks while libudev enumerates: call it on an owner thread (``OwnerThread/run(name:_:)``, or
+/// the udev monitor's).
 public enum AuxiliaryDiscovery {
     /// Every such sensor, IIO devices first (by number), then the others by id.
     public static func sensors() throws(SensorError) -> [AuxiliarySensorDescription] {
-        var result: [AuxiliarySensorDescription] = []
-        func describe(_ device: OpaquePointer, _ subsystem: String) {
-            guard let id = udev_device_get_sysname(device).map({ String(cString: $0) }),
-                  let path = udev_device_get_syspath(device).map({ String(cString: $0) }) else { return }
-            // Any IIO device but a trigger: umockdev testbeds (the peer's suite) name them freely.
-            if subsystem == "iio" && !UdevDiscovery.isDevice(id) { return }
-            var attributes = UdevEnumeration.attributeNames(device)
-            // libudev lists the top level only; the buffered shapes live in scan_elements/.
-            for channel in ["in_intensity_both", "in_rot_from_north_magnetic_tilt_comp"]
-                where access(path + "/scan_elements/\(channel)_en", F_OK) == 0 {
-                attributes.insert("scan_elements/\(channel)_en")
-            }
-            result += AuxiliarySensorDescription.classify(
-                id: id, name: UdevEnumeration.attribute(device, "name"), sysfsPath: path, subsystem: subsystem, attributes: attributes,
-                properties: UdevEnumeration.properties(device), value: { UdevEnumeration.attribute(device, $0) })
-        }
-        try UdevEnumeration.forEachDevice(subsystems: ["iio"]) { describe($0, "iio") }
-        try UdevEnumeration.forEachDevice(subsystems: ["hwmon", "platform"], attribute: "light") { device in
-            let subsystem = udev_device_get_subsystem(device).map { String(cString: $0) } ?? "hwmon"
-            describe(device, subsystem)
-        }
-        result += try EvdevProximitySwitch.sensors()
-        return result.sorted { a, b in
-            let (ia, ib) = (a.isIIO, b.isIIO)
-            if ia != ib { return ia }
-            return SensorChoice.number(a.id) != SensorChoice.number(b.id) ? SensorChoice.number(a.id) < SensorChoice.number(b.id) : a.id < b.id
-        }
+        try SensorBackends.discover(.auxiliary).auxiliary
     }
 }
 

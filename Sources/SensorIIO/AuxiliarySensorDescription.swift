@@ -35,13 +35,9 @@ public struct AuxiliarySensorDescription: Sendable, Hashable {
     }
 
     public var kind: AuxiliarySensorKind
-    /// Whether it is an IIO device (read by IIO attributes or buffer), not hwmon or input.
-    public var isIIO: Bool {
-        switch shape {
-        case .polled, .buffered: true
-        case .hwmonLight, .evdevSwitch: false
-        }
-    }
+    /// The ``SensorBackends`` row that found it and reads it (`iio`, `hwmon-light`,
+    /// `input-switch`).
+    public var backend: String
     /// `iio:device2`, `hwmon0`, or a platform device's name.
     public var id: String
     /// The driver's `name` attribute when there is one, else the id.
@@ -60,7 +56,7 @@ public struct AuxiliarySensorDescription: Sendable, Hashable {
 
     public init(kind: AuxiliarySensorKind, id: String, name: String, sysfsPath: String, shape: Shape,
                 nearLevel: (value: Double, source: String)? = nil, integrationTime: Double? = nil,
-                udevLightScale: Double? = nil, properties: [String: String] = [:]) {
+                udevLightScale: Double? = nil, properties: [String: String] = [:], backend: String = IIOBackend.name) {
         self.kind = kind
         self.id = id
         self.name = name
@@ -70,12 +66,13 @@ public struct AuxiliarySensorDescription: Sendable, Hashable {
         self.integrationTime = integrationTime
         self.udevLightScale = udevLightScale
         self.properties = properties
+        self.backend = backend
     }
 
     public static func == (a: Self, b: Self) -> Bool {
         a.kind == b.kind && a.id == b.id && a.name == b.name && a.sysfsPath == b.sysfsPath && a.shape == b.shape
             && a.nearLevel?.value == b.nearLevel?.value && a.integrationTime == b.integrationTime
-            && a.udevLightScale == b.udevLightScale && a.properties == b.properties
+            && a.udevLightScale == b.udevLightScale && a.properties == b.properties && a.backend == b.backend
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -110,7 +107,8 @@ public struct AuxiliarySensorDescription: Sendable, Hashable {
     public static func classify(id: String, name: String?, sysfsPath: String, subsystem: String, attributes: Set<String>,
                                 properties: [String: String], value: (String) -> String?) -> [AuxiliarySensorDescription] {
         func make(_ kind: AuxiliarySensorKind, _ shape: Shape) -> AuxiliarySensorDescription {
-            AuxiliarySensorDescription(kind: kind, id: id, name: name ?? id, sysfsPath: sysfsPath, shape: shape, properties: properties)
+            AuxiliarySensorDescription(kind: kind, id: id, name: name ?? id, sysfsPath: sysfsPath, shape: shape, properties: properties,
+                                       backend: shape == .hwmonLight ? HwmonLightBackend.name : IIOBackend.name)
         }
         func firstPositive(_ names: [String]) -> Double? {
             for name in names where attributes.contains(name) {

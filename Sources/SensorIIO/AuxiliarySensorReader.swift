@@ -3,11 +3,12 @@ import OrientationCore
 import OwnerThreads
 
 /// Reads one light, proximity or compass sensor on an owner thread of its own (`od-aux-reader`),
-/// through its sysfs attributes, every ``AuxiliarySensorDescription/pollPeriod`` seconds, the
-/// first read at once (a buffered channel through libiio, an input switch from its events:
-/// both wake the thread themselves). Nothing is open between reads (sysfs attributes are opened, read and
-/// closed each time), and the thread exists only while the sensor is claimed: an unclaimed
-/// sensor costs no wake-up.
+/// the way the backend that found it says (``SensorBackends/auxiliaryRead(_:)``): a value every
+/// ``AuxiliarySensorDescription/pollPeriod`` seconds, the first read at once, or (a buffered
+/// channel through libiio, an input switch from its events) as the sensor wakes the thread.
+/// Nothing is open between polled reads (sysfs attributes are opened, read and closed each
+/// time), and the thread exists only while the sensor is claimed: an unclaimed sensor costs no
+/// wake-up.
 ///
 /// Each value goes to `onValue` on the reader's thread, in the sensor's own terms: light as
 /// `(raw + offset) × scale` (or hwmon's percentage), proximity as the raw level, compass as
@@ -35,29 +36,16 @@ public final class AuxiliarySensorReader: Sendable {
 
     private static func run(_ owner: OwnerThread, _ sensor: AuxiliarySensorDescription, _ onValue: @Sendable (Double) -> Void,
                             _ onFailure: @Sendable (String) -> Void) {
-        let path = sensor.sysfsPath
-        let read: () -> Result<Double, ReadFailure>
-        switch sensor.shape {
-        case .buffered(let channel):
-            // Not polled: the driver's buffer wakes the thread.
-            if let failure = readBuffered(owner, device: sensor.id, sysfsPath: sensor.sysfsPath, channel: channel, onValue: onValue) { onFailure("\(sensor.id): \(failure)") }
+        // The backend that found the sensor says how it is read (SensorBackends).
+        let read: () -> Result<Double, AuxiliaryReadFailure>
+        switch SensorBackends.auxiliaryRead(sensor) {
+        case nil:
+            return onFailure("\(sensor.id): no backend reads it (\(sensor.backend))")
+        case .wakesItself(let body)?:
+            if let failure = body(owner, onValue) { onFailure("\(sensor.id): \(failure)") }
             return
-        case .evdevSwitch(let node):
-            // Not polled: the switch's events wake the thread.
-            let failure = EvdevProximitySwitch.read(node: node, wakeFD: owner.wakeFD, isStopping: { owner.isStopping }, onValue: onValue)
-            if let failure { onFailure("\(sensor.id): \(failure)") }
-            return
-        case .hwmonLight:
-            read = { readAttribute(path, "light").flatMap { text in
-                hwmonLightPercent(text).map { .success($0) } ?? .failure(ReadFailure("cannot parse light \"\(text)\""))
-            } }
-        case .polled(let value, let scaleName, let offsetName):
-            // Scale and offset are constant while the driver is bound: read once per open.
-            let scale = scaleName.flatMap { try? readAttribute(path, $0).get() }.flatMap(Double.init) ?? 1
-            let offset = offsetName.flatMap { try? readAttribute(path, $0).get() }.flatMap(Double.init) ?? 0
-            read = { readAttribute(path, value).flatMap { text in
-                Double(text).map { .success(($0 + offset) * (scale == 0 ? 1 : scale)) } ?? .failure(ReadFailure("cannot parse \(value) \"\(text)\""))
-            } }
+        case .everyPeriod(let body)?:
+            read = body
         }
         var failures = 0
         var next = OwnerThread.monotonic()
@@ -77,20 +65,15 @@ public final class AuxiliarySensorReader: Sendable {
         }
     }
 
-    struct ReadFailure: Error {
-        let message: String
-        init(_ message: String) { self.message = message }
-    }
-
     /// One sysfs attribute, trimmed; opened and closed for each read (sysfs answers each open
     /// afresh; umockdev's preload redirects the path).
-    static func readAttribute(_ directory: String, _ name: String) -> Result<String, ReadFailure> {
+    static func readAttribute(_ directory: String, _ name: String) -> Result<String, AuxiliaryReadFailure> {
         let fd = open(directory + "/" + name, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return .failure(ReadFailure("cannot open \(name): \(String(cString: strerror(errno)))")) }
+        guard fd >= 0 else { return .failure(AuxiliaryReadFailure("cannot open \(name): \(String(cString: strerror(errno)))")) }
         defer { close(fd) }
         var buffer = [UInt8](repeating: 0, count: 128)
         let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-        guard count > 0 else { return .failure(ReadFailure("cannot read \(name): \(count < 0 ? String(cString: strerror(errno)) : "empty")")) }
+        guard count > 0 else { return .failure(AuxiliaryReadFailure("cannot read \(name): \(count < 0 ? String(cString: strerror(errno)) : "empty")")) }
         let text = String(decoding: buffer[..<count], as: UTF8.self).trimmingCharacters(in: "\n\0 ")
         return .success(text)
     }

@@ -73,42 +73,18 @@ public final class DiscoveringAccelerometerSource: SensorSource {
 
     private func plan(settings: IIOSettings, sensors: [SensorDescription]) -> (sensors: [SensorDescription], choice: SensorChoice, plan: IIOReadPlan?, matrix: MountMatrix.Selection?) {
         let choice = SensorChoice.choose(from: sensors, selector: settings.selector)
-        guard let accel = choice.accelerometer else { return (sensors, choice, nil, nil) }
+        guard let accel = choice.accelerometer, let backend = SensorBackends.backend(of: accel) else { return (sensors, choice, nil, nil) }
         var candidates: [MountMatrix.Candidate] = []
         if let configured = settings.mountMatrix { candidates.append(.init(source: configured.source, text: configured.text)) }
         candidates += accel.mountMatrixCandidates.map { .init(source: $0.source, text: $0.text) }
         let matrix = MountMatrix.select(from: candidates)
-        if accel.bus == .input {
-            // Read by EvdevSensorSource in open(); the plan says so for --list-sensors.
-            var plan = IIOReadPlan(device: accel.id, mode: .polled(rate: settings.pollRate), mountMatrix: matrix.matrix, stallTimeout: settings.stallTimeout)
-            plan.scale = settings.scale
-            return (sensors, choice, plan, matrix)
-        }
-        // A buffer-only device (no raw attributes) is read through its buffer whatever the mode.
-        let fallback = settings.mode != .buffered && accel.hasBuffer && accel.hasRawAttributes && pollNext.withLock { $0.contains(accel.id) }
-        let buffered = !accel.hasRawAttributes
-            || (!fallback && (settings.mode == .buffered || (settings.mode == .auto && accel.hasBuffer)))
-        var plan = IIOReadPlan(device: accel.id, mode: buffered ? .buffered(batch: settings.batch) : .polled(rate: settings.pollRate),
-                               samplingFrequency: buffered ? settings.samplingFrequency : nil, mountMatrix: matrix.matrix,
-                               readsGyroscope: accel.channels.contains("anglvel_x"), stallTimeout: settings.stallTimeout)
-        plan.scale = settings.scale
-        plan.sysfsPath = accel.sysfsPath
-        // A polled device's "any motion" interrupt lets a still device cost no wake-up at all.
-        plan.watchesMotionEvents = !buffered && settings.rateGovernor.isEnabled
+        let plan = backend.readPlan(accel, settings: settings, matrix: matrix, pollInstead: pollNext.withLock { $0.contains(accel.id) })
         return (sensors, choice, plan, matrix)
     }
 
-    /// The plan for a gyroscope on a device of its own, read beside the accelerometer and merged
-    /// by timestamp, or `nil` (none, the accelerometer's own IMU channels, or one read the other
-    /// way, buffered against polled). `open()` and `orientationd --record` both use it, so a
-    /// recording holds exactly the samples the detector gets.
+    /// The plan for a gyroscope on a device of its own (``IIOBackend/gyroscopePlan(choice:plan:matrix:)``).
     public static func gyroscopePlan(choice: SensorChoice, plan: IIOReadPlan, matrix: MountMatrix.Selection) -> IIOReadPlan? {
-        guard let accel = choice.accelerometer, accel.bus == .iio, let gyro = choice.gyroscope, gyro.id != accel.id,
-              gyro.hasBuffer == accel.hasBuffer else { return nil }
-        // Its own mount matrix when it has one, else the accelerometer's (same board).
-        let own = MountMatrix.select(from: gyro.mountMatrixCandidates.map { .init(source: $0.source, text: $0.text) })
-        return IIOReadPlan(device: gyro.id, mode: plan.mode, samplingFrequency: plan.samplingFrequency,
-                           mountMatrix: own.source == "identity" ? matrix.matrix : own.matrix, stallTimeout: plan.stallTimeout)
+        IIOBackend.gyroscopePlan(choice: choice, plan: plan, matrix: matrix)
     }
 
     /// True when the last ``open()`` found no display accelerometer (the sensor is absent, not
@@ -138,77 +114,51 @@ public final class DiscoveringAccelerometerSource: SensorSource {
         for (source, reason) in matrix.rejected {
             logger.warning("ignoring an invalid mount matrix", metadata: ["source": "\(source)", "reason": "\(reason)"])
         }
-        if accel.bus == .input, let node = accel.deviceNode {
-            // An input-subsystem accelerometer: evdev, not libiio (issue 16, item 2).
-            logger.info("opening sensor", metadata: ["device": "\(accel.id)", "name": "\(accel.name)", "mode": "evdev \(node)",
-                                                     "mount-matrix": "\(matrix.matrix)", "mount-matrix-source": "\(matrix.source)"])
-            let stream = try await EvdevSensorSource(node: node, name: "\(accel.id) (\(accel.name))", mountMatrix: matrix.matrix,
-                                                     rate: settings.pollRate, scale: settings.scale, stallTimeout: settings.stallTimeout,
-                                                     clocks: clocks).open(consumer: consumer)
-            opened.withLock { $0 = "\(accel.id) (\(accel.name))" }
-            return stream
-        }
-        let gyroPlan = Self.gyroscopePlan(choice: choice, plan: plan, matrix: matrix)
-        if let gyroPlan, let gyro = choice.gyroscope {
-            logger.info("merging gyroscope", metadata: ["gyroscope": "\(gyroPlan.device)", "name": "\(gyro.name)"])
-        }
+        guard let backend = SensorBackends.backend(of: accel) else { throw SensorError.noAccelerometer }
         if case .polled = plan.mode, accel.hasBuffer, pollNext.withLock({ $0.remove(accel.id) }) != nil {
             logger.warning("the buffer delivered nothing; reading polled this time, buffered again on the next open",
                            metadata: ["device": "\(accel.id)", "poll-rate": "\(settings.pollRate)"])
         }
-        if settings.mode == .polled, !accel.hasRawAttributes {
-            logger.warning("mode = polled, but the device has no raw attributes to poll: reading its buffer", metadata: ["device": "\(accel.id)"])
-        }
-        if case .polled = plan.mode { await adjustSamplingFrequency(accel, settings: settings) }
-        logger.info("opening sensor", metadata: [
-            "device": "\(accel.id)", "name": "\(accel.name)", "mode": "\(plan.mode)",
-            "mount-matrix": "\(matrix.matrix)", "mount-matrix-source": "\(matrix.source)",
-        ])
-        let source = IIOSensorSource(plan: plan, gyroscope: gyroPlan, name: "\(accel.id) (\(accel.name))", clocks: clocks)
+        await prepare(accel, backend: backend, plan: plan, settings: settings)
+        var opening = AccelerometerOpening(sensor: accel, choice: choice, plan: plan, matrix: matrix, settings: settings,
+                                           consumer: consumer, clocks: clocks, logger: logger)
         guard case .buffered = plan.mode, settings.mode == .auto else {
-            let stream = try await source.open(consumer: consumer)
-            opened.withLock { $0 = "\(accel.id) (\(accel.name))" }
+            let stream = try await backend.openAccelerometer(opening)
+            opened.withLock { $0 = opening.displayName }
             return stream
         }
         // Whether the buffer delivered anything is seen on the way to the consumer (or out of
         // the stream, without one).
         let delivered = DeliveryWatch.Delivered()
-        let stream = try await source.open(consumer: consumer.map { DeliveryWatch.Counting(inner: $0, delivered: delivered) })
-        opened.withLock { $0 = "\(accel.id) (\(accel.name))" }
+        opening.consumer = consumer.map { DeliveryWatch.Counting(inner: $0, delivered: delivered) }
+        let stream = try await backend.openAccelerometer(opening)
+        opened.withLock { $0 = opening.displayName }
         let id = accel.id
         return DeliveryWatch(stream, delivered: delivered) { [self] in pollNext.withLock { _ = $0.insert(id) } }
     }
 
     /// What iio-sensor-proxy does to the accelerometer when it starts, done now (the daemon's
-    /// start): a polled one gets its sampling frequency raised to 10 Hz or more
-    /// (``PolledSamplingFrequency``), so that it is right before anyone claims it. Every
-    /// ``open()`` does the same again. Nothing happens without a polled accelerometer.
+    /// start): the backend's ``SensorBackend/prepare(_:plan:settings:logger:)`` (a polled IIO
+    /// accelerometer gets its sampling frequency raised to 10 Hz or more,
+    /// ``PolledSamplingFrequency``), so that it is right before anyone claims it. Every
+    /// ``open()`` does the same again.
     /// - Returns: what ``isPresent()`` would say, from the same enumeration (the daemon's start
     ///   needs both), or `nil` when discovery failed.
     @discardableResult
     public func prepare() async -> Bool? {
         let settings = self.settings
         guard let found = try? await plan(settings: settings) else { return nil }
-        guard let plan = found.plan, case .polled = plan.mode, let accel = found.choice.accelerometer, accel.bus == .iio else {
+        guard let plan = found.plan, let accel = found.choice.accelerometer, let backend = SensorBackends.backend(of: accel) else {
             return found.plan != nil
         }
-        await adjustSamplingFrequency(accel, settings: settings)
+        await prepare(accel, backend: backend, plan: plan, settings: settings)
         return true
     }
 
-    /// Sets a polled accelerometer's sampling frequency (on an owner thread: sysfs I/O blocks).
-    private func adjustSamplingFrequency(_ accel: SensorDescription, settings: IIOSettings) async {
-        let path = accel.sysfsPath
-        let configured = settings.samplingFrequencyIsExplicit ? settings.samplingFrequency : nil
-        guard let change = await OwnerThread.run(name: "od-udev-scan", { PolledSamplingFrequency.apply(sysfsPath: path, configured: configured) }) ?? nil else { return }
-        let metadata: Logger.Metadata = ["device": "\(accel.id)", "attribute": "\(change.attribute)", "from": "\(change.from)", "to": "\(change.to)"]
-        if !change.written {
-            logger.warning("the driver refused the sampling frequency; polling it as it is", metadata: metadata)
-        } else if configured != nil {
-            logger.info("sampling frequency set as configured", metadata: metadata)
-        } else {
-            logger.notice("sampling frequency below \(SamplingFrequencyFloor.text(SamplingFrequencyFloor.minimum)) Hz raised, as iio-sensor-proxy does", metadata: metadata)
-        }
+    /// The backend's preparation, on an owner thread (sysfs I/O blocks).
+    private func prepare(_ accel: SensorDescription, backend: any SensorBackend.Type, plan: IIOReadPlan, settings: IIOSettings) async {
+        let logger = self.logger
+        _ = await OwnerThread.run(name: "od-udev-scan") { backend.prepare(accel, plan: plan, settings: settings, logger: logger) }
     }
 
     /// Notes a buffered stream that failed before delivering its first sample.

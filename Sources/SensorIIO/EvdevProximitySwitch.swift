@@ -36,7 +36,7 @@ public enum EvdevProximitySwitch {
             result.append(AuxiliarySensorDescription(
                 kind: .proximity, id: id, name: UdevEnumeration.attribute(parent, "name") ?? id, sysfsPath: path,
                 shape: .evdevSwitch(node: node), nearLevel: (0.5, "evdev SW_FRONT_PROXIMITY"),
-                properties: UdevEnumeration.properties(device)))
+                properties: UdevEnumeration.properties(device), backend: InputSwitchBackend.name))
         }
         return result
     }

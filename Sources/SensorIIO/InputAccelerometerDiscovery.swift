@@ -32,7 +32,8 @@ enum InputAccelerometerDiscovery {
             result.append(SensorDescription(id: device.sysname, name: name, sysfsPath: device.syspath, deviceNode: node, kind: .accelerometer,
                                             location: location, locationSource: locationSource, label: nil,
                                             properties: device.properties, mountMatrixCandidates: candidates, hasBuffer: false,
-                                            channels: ["accel_x", "accel_y", "accel_z"], hasRawAttributes: false, bus: .input))
+                                            channels: ["accel_x", "accel_y", "accel_z"], hasRawAttributes: false, bus: .input,
+                                            backend: InputAccelerometerBackend.name))
         }
         return result
     }

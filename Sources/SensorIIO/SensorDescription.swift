@@ -1,4 +1,5 @@
-/// What discovery learned about one IIO device.
+/// What discovery learned about one motion sensor (an IIO device, or an input-subsystem
+/// accelerometer), and which backend reads it.
 public struct SensorDescription: Hashable, Sendable {
     /// What the device measures, by its channels.
     public enum Kind: String, Hashable, Sendable {
@@ -49,11 +50,13 @@ public struct SensorDescription: Hashable, Sendable {
     public var hasRawAttributes: Bool
     /// The kernel interface: IIO, or the input subsystem.
     public var bus: Bus
+    /// The ``SensorBackends`` row that found it and reads it (`iio`, `input-accelerometer`).
+    public var backend: String
 
     public init(id: String, name: String, sysfsPath: String, deviceNode: String?, kind: Kind, location: Location,
                 locationSource: String, label: String?, properties: [String: String],
                 mountMatrixCandidates: [MountMatrixCandidateText], hasBuffer: Bool, channels: [String],
-                hasRawAttributes: Bool = true, bus: Bus = .iio) {
+                hasRawAttributes: Bool = true, bus: Bus = .iio, backend: String? = nil) {
         self.id = id
         self.name = name
         self.sysfsPath = sysfsPath
@@ -68,6 +71,7 @@ public struct SensorDescription: Hashable, Sendable {
         self.channels = channels
         self.hasRawAttributes = hasRawAttributes
         self.bus = bus
+        self.backend = backend ?? (bus == .input ? InputAccelerometerBackend.name : IIOBackend.name)
     }
 }
 
