@@ -58,8 +58,9 @@ public final class AuxiliarySensorService: Sendable {
         /// Bumped whenever a reader starts or stops: values from an older reader are dropped.
         var generation = 0
         var state: AuxiliarySensorState
-        var hysteresis: ProximityHysteresis? = nil
-        var filter = LightLevelFilter()
+        /// The kind's filter for the open sensor (``AuxiliarySensorKind/makeFilter(lightScale:lightUnit:nearLevel:)``),
+        /// made afresh at each open; `nil` reads nothing (a proximity sensor without a near level).
+        var filter: (any AuxiliaryReadingFilter)? = nil
         /// ``setClaimed(_:ready:)``'s callbacks, called at the next reading.
         var waiting: [@Sendable (AuxiliarySensorState) -> Void] = []
         /// The last reader failed: nothing reopens until the next claim or discovery (no loop
@@ -235,8 +236,7 @@ public final class AuxiliarySensorService: Sendable {
         guard let sensor = wanted, inner.reader == nil, inner.closing == nil, !inner.failed else { return }
         inner.generation += 1
         let generation = inner.generation
-        inner.filter.reset()
-        inner.hysteresis = sensor.nearLevel.map { ProximityHysteresis(nearLevel: $0.value) }
+        inner.filter = kind.makeFilter(lightScale: inner.lightScale, lightUnit: sensor.lightUnit, nearLevel: sensor.nearLevel?.value)
         let reader = AuxiliarySensorReader(sensor: sensor, onValue: { [weak self] value in
             self?.take(value, generation: generation)
         }, onFailure: { [weak self] reason in
@@ -281,22 +281,10 @@ public final class AuxiliarySensorService: Sendable {
 
     private func take(_ value: Double, generation: Int) {
         update { inner, _ in
-            guard inner.generation == generation, let sensor = inner.sensor else { return }
+            guard inner.generation == generation, inner.sensor != nil else { return }
             // Whatever the filter decides, a reading was taken: the claims waiting for one are answered.
             defer { release(&inner) }
-            let reading: AuxiliaryReading
-            switch kind {
-            case .light:
-                guard let level = inner.filter.admit(value * inner.lightScale) else { return }
-                reading = .light(level: level, unit: sensor.lightUnit)
-            case .proximity:
-                guard var hysteresis = inner.hysteresis else { return }
-                reading = .proximity(near: hysteresis.update(level: value))
-                inner.hysteresis = hysteresis
-            case .compass:
-                guard let heading = CompassHeading.degrees(raw: value, scale: 1) else { return }
-                reading = .compass(heading: heading)
-            }
+            guard let reading = inner.filter?.admit(value) else { return }
             var state = inner.state
             state.reading = reading
             publish(state, &inner)
