@@ -21,3 +21,23 @@ public struct ConfigurationError: Error, Hashable, Sendable, CustomStringConvert
         message.hasPrefix("(") ? "\(field) \(message)" : "\(field): \(message)"
     }
 }
+
+extension ConfigurationError {
+    /// Throws unless `value` is finite and above zero: the check every configuration's
+    /// durations, time constants and rates share.
+    public static func requirePositive(_ value: Double, _ field: String) throws(ConfigurationError) {
+        guard value.isFinite, value > 0 else { throw ConfigurationError(field: field, message: "must be a positive number, not \(value)") }
+    }
+
+    /// Throws unless `value` is finite and zero or more.
+    public static func requireNonNegative(_ value: Double, _ field: String) throws(ConfigurationError) {
+        guard value.isFinite, value >= 0 else { throw ConfigurationError(field: field, message: "must be zero or more, not \(value)") }
+    }
+
+    /// Throws unless `value` is an angle in degrees, at least 0 and below `limit`.
+    public static func requireAngle(_ value: Double, _ field: String, below limit: Double) throws(ConfigurationError) {
+        guard value.isFinite, value >= 0, value < limit else {
+            throw ConfigurationError(field: field, message: "must be at least 0 and below \(Int(limit)) degrees, not \(value)")
+        }
+    }
+}

@@ -151,20 +151,9 @@ extension OrientationDetector {
             func check(_ body: () throws(ConfigurationError) -> Void) {
                 do { try body() } catch { found.append(error) }
             }
-            func positive(_ value: Double, _ name: String) throws(ConfigurationError) {
-                guard value.isFinite, value > 0 else {
-                    throw ConfigurationError(field: name, message: "must be a positive number, not \(value)")
-                }
-            }
-            func nonNegative(_ value: Double, _ name: String) throws(ConfigurationError) {
-                guard value.isFinite, value >= 0 else {
-                    throw ConfigurationError(field: name, message: "must be zero or more, not \(value)")
-                }
-            }
+            let positive = ConfigurationError.requirePositive, nonNegative = ConfigurationError.requireNonNegative
             func angle(_ value: Double, _ name: String, below limit: Double) throws(ConfigurationError) {
-                guard value.isFinite, value >= 0, value < limit else {
-                    throw ConfigurationError(field: name, message: "must be at least 0 and below \(Int(limit)) degrees, not \(value)")
-                }
+                try ConfigurationError.requireAngle(value, name, below: limit)
             }
             check { () throws(ConfigurationError) in try positive(filterTimeConstant, "filter-time-constant") }
             check { () throws(ConfigurationError) in try positive(fastFilterTimeConstant, "fast-filter-time-constant") }

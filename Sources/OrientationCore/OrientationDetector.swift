@@ -141,16 +141,8 @@ public struct OrientationDetector: Sendable {
 
     /// Feeds one sample; returns the event when the published orientation changes.
     public mutating func process(_ sample: Sample) -> OrientationEvent? {
-        statistics.samples += 1
         let a = sample.acceleration
-        guard a.isFinite, sample.time.isFinite else {
-            statistics.ignoredNonFinite += 1
-            return nil
-        }
-        guard a.x != 0 || a.y != 0 || a.z != 0 else {
-            statistics.ignoredZero += 1
-            return nil
-        }
+        guard statistics.admit(time: sample.time, acceleration: a) else { return nil }
         let t = sample.time
         let c = configuration
 
@@ -368,20 +360,7 @@ public struct OrientationDetector: Sendable {
 
 extension OrientationDetector {
     /// What the detector saw, for diagnostics.
-    public struct Statistics: Hashable, Sendable {
-        /// Every sample passed to ``OrientationDetector/process(_:)``.
-        public var samples = 0
-        /// Samples ignored because a value was NaN or infinite.
-        public var ignoredNonFinite = 0
-        /// Samples ignored because the acceleration was exactly (0, 0, 0).
-        public var ignoredZero = 0
-        /// Filter restarts after a gap longer than `gap-reset`.
-        public var gapResets = 0
-        /// Filter restarts because a timestamp went backwards.
-        public var timeReversals = 0
-        /// Orientation changes published.
-        public var events = 0
-    }
+    public typealias Statistics = SampleCounts
 
     /// How the device was moving at the last sample.
     public enum Motion: String, Hashable, Sendable {

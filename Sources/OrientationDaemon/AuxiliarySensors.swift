@@ -12,9 +12,12 @@ import Synchronization
 /// as `"socket"`; `onChange` publishes to the hub. The D-Bus facade claims as `"dbus"` on the
 /// same services and publishes from the same closure.
 public final class AuxiliarySensors: Sendable {
-    public let light: AuxiliarySensorService
-    public let proximity: AuxiliarySensorService
-    public let compass: AuxiliarySensorService
+    /// One service per kind, every kind (``AuxiliarySensorKind/allCases``): a new kind needs no
+    /// change here.
+    private let services: [AuxiliarySensorKind: AuxiliarySensorService]
+    public var light: AuxiliarySensorService { service(.light) }
+    public var proximity: AuxiliarySensorService { service(.proximity) }
+    public var compass: AuxiliarySensorService { service(.compass) }
     private let settings: Mutex<AuxiliarySettings>
     private let logger: Logger
     /// Warnings already logged (a proximity sensor without a near level, a selector matching
@@ -29,17 +32,15 @@ public final class AuxiliarySensors: Sendable {
                 onChange: @escaping @Sendable (AuxiliarySensorState) -> Void) {
         self.settings = Mutex(settings)
         self.logger = logger
-        light = AuxiliarySensorService(kind: .light, logger: logger, sleeper: sleeper, onChange: onChange)
-        proximity = AuxiliarySensorService(kind: .proximity, logger: logger, sleeper: sleeper, onChange: onChange)
-        compass = AuxiliarySensorService(kind: .compass, logger: logger, sleeper: sleeper, onChange: onChange)
+        services = Dictionary(uniqueKeysWithValues: AuxiliarySensorKind.allCases.map {
+            ($0, AuxiliarySensorService(kind: $0, logger: logger, sleeper: sleeper, onChange: onChange))
+        })
     }
 
+    /// The service of `kind` (every kind has one, made in `init`).
     public func service(_ kind: AuxiliarySensorKind) -> AuxiliarySensorService {
-        switch kind {
-        case .light: light
-        case .proximity: proximity
-        case .compass: compass
-        }
+        guard let service = services[kind] else { preconditionFailure("no service for \(kind): init makes one per kind") }
+        return service
     }
 
     /// Discovers the sensors on an owner thread of its own and uses what it finds.

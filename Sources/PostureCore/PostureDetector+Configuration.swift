@@ -76,20 +76,9 @@ extension PostureDetector {
         /// - Throws: ``ConfigurationError`` naming the first offending field by its parameter
         ///   name (the one ``parameters`` uses).
         public func validate() throws(ConfigurationError) {
-            func positive(_ value: Double, _ name: String) throws(ConfigurationError) {
-                guard value.isFinite, value > 0 else {
-                    throw ConfigurationError(field: name, message: "must be a positive number, not \(value)")
-                }
-            }
-            func nonNegative(_ value: Double, _ name: String) throws(ConfigurationError) {
-                guard value.isFinite, value >= 0 else {
-                    throw ConfigurationError(field: name, message: "must be zero or more, not \(value)")
-                }
-            }
+            let positive = ConfigurationError.requirePositive, nonNegative = ConfigurationError.requireNonNegative
             func angle(_ value: Double, _ name: String, below limit: Double) throws(ConfigurationError) {
-                guard value.isFinite, value >= 0, value < limit else {
-                    throw ConfigurationError(field: name, message: "must be at least 0 and below \(Int(limit)) degrees, not \(value)")
-                }
+                try ConfigurationError.requireAngle(value, name, below: limit)
             }
             try angle(hingeVerticalMargin, "hinge-vertical-margin", below: 90)
             try angle(trackVerticalMargin, "track-vertical-margin", below: 90)

@@ -89,16 +89,8 @@ public struct PostureDetector: Sendable {
 
     /// Feeds one accelerometer reading; returns the event when the published posture changes.
     public mutating func process(_ sample: PostureSample) -> PostureEvent? {
-        statistics.samples += 1
         let a = sample.acceleration
-        guard a.isFinite, sample.time.isFinite else {
-            statistics.ignoredNonFinite += 1
-            return nil
-        }
-        guard a.x != 0 || a.y != 0 || a.z != 0 else {
-            statistics.ignoredZero += 1
-            return nil
-        }
+        guard statistics.counts.admit(time: sample.time, acceleration: a) else { return nil }
         let t = sample.time
         let c = configuration
         switch sample.location {
@@ -309,26 +301,24 @@ public struct PostureDetector: Sendable {
 }
 
 extension PostureDetector {
-    /// What the detector saw, for diagnostics.
+    /// What the detector saw: the input counts every detector keeps (``SampleCounts``, read
+    /// through as `statistics.samples`, …), and the posture detector's own.
+    @dynamicMemberLookup
     public struct Statistics: Hashable, Sendable {
-        /// Every sample passed to ``PostureDetector/process(_:)``.
-        public var samples = 0
-        /// Samples ignored because a value was NaN or infinite.
-        public var ignoredNonFinite = 0
-        /// Samples ignored because the acceleration was exactly (0, 0, 0).
-        public var ignoredZero = 0
-        /// Filter restarts after a gap longer than `gap-reset`.
-        public var gapResets = 0
-        /// Filter restarts because one sensor's timestamp went backwards.
-        public var timeReversals = 0
+        /// Samples, ignored samples, filter restarts and events, counted as the orientation
+        /// detector counts them.
+        public var counts = SampleCounts()
         /// Samples that found a fresh reading of the other sensor and gave a hinge angle.
         public var pairs = 0
         /// Samples whose hinge angle was trusted for a decision.
         public var trusted = 0
         /// Lid switch closings ignored because both sensors said the lid was clearly open.
         public var lidContradictions = 0
-        /// Posture changes published.
-        public var events = 0
+
+        public subscript(dynamicMember path: WritableKeyPath<SampleCounts, Int>) -> Int {
+            get { counts[keyPath: path] }
+            set { counts[keyPath: path] = newValue }
+        }
     }
 
     /// One sensor's filter and motion state.
