@@ -17,6 +17,12 @@ public struct SampleCounts: Hashable, Sendable {
 
     public init() {}
 
+    /// Whether a detector uses a sample with this time and acceleration.
+    @inlinable
+    public static func accepts(time: Double, acceleration a: Vector3) -> Bool {
+        a.isFinite && time.isFinite && (a.x != 0 || a.y != 0 || a.z != 0)
+    }
+
     /// Counts one sample; returns whether the detector may use it (counting why not).
     @inlinable
     public mutating func admit(time: Double, acceleration a: Vector3) -> Bool {

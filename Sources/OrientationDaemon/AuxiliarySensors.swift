@@ -12,7 +12,7 @@ import Synchronization
 /// as `"socket"`; `onChange` publishes to the hub. The D-Bus facade claims as `"dbus"` on the
 /// same services and publishes from the same closure.
 public final class AuxiliarySensors: Sendable {
-    /// One service per kind, every kind (``AuxiliarySensorKind/allCases``): a new kind needs no
+    /// One service per kind, every kind (`AuxiliarySensorKind.allCases`): a new kind needs no
     /// change here.
     private let services: [AuxiliarySensorKind: AuxiliarySensorService]
     public var light: AuxiliarySensorService { service(.light) }

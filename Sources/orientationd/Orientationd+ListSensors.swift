@@ -7,7 +7,7 @@ extension Orientationd {
         if sensors.isEmpty { print("no IIO devices found") }
         for sensor in sensors {
             let marker = sensor.id == choice.accelerometer?.id || sensor.id == choice.gyroscope?.id ? "*" : " "
-            print("\(marker) \(sensor.id)  \(sensor.name)  \(sensor.kind.rawValue), \(sensor.bus == .input ? "evdev" : (sensor.hasBuffer ? (sensor.hasRawAttributes ? "buffered" : "buffer only") : "polled")), location \(sensor.location.rawValue) (\(sensor.locationSource))")
+            print("\(marker) \(sensor.id)  \(sensor.name)  \(sensor.kind.rawValue), \(sensor.bus == .input ? "evdev" : (sensor.hasBuffer ? (sensor.hasRawAttributes ? "buffered" : "buffer only") : "polled")), backend \(sensor.backend), location \(sensor.location.rawValue) (\(sensor.locationSource))")
             print("    \(choice.reasons[sensor.id] ?? "")")
             for candidate in sensor.mountMatrixCandidates { print("    mount matrix from \(candidate.source): \(candidate.text)") }
         }
