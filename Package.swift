@@ -141,7 +141,7 @@ let package = Package(
         .target(
             name: "OrientationDaemon",
             dependencies: [
-                "OrientationCore", "SensorPipeline", "SensorIIO", "OrientationServer", "SensorProxyBus", "OwnerThreads",
+                "OrientationCore", "PostureCore", "SensorPipeline", "SensorIIO", "OrientationServer", "SensorProxyBus", "OwnerThreads",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -267,7 +267,7 @@ let package = Package(
         .testTarget(
             name: "SensorIIOIntegrationTests",
             dependencies: ["SensorIIO", "SensorPipeline", "SensorLog", "OrientationCore", "OrientationDaemon", "OrientationServer", "CUMockdev",
-                           "CLibSystemd", "SensorProxyBus", "TestSupport",
+                           "CLibSystemd", "SensorProxyBus", "TestSupport", "PostureCore", "PostureSynthesis",
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),

@@ -45,7 +45,7 @@ public struct OrientationClient: Sendable {
     public func get() async throws -> Snapshot {
         try await withConnection { connection in
             let reply = try await connection.request(.get)
-            guard case let .state(state, age, active, subscribers, sensors, _) = reply else {
+            guard case let .state(state, age, active, subscribers, sensors, _, _) = reply else {
                 throw OrientationClientError.unexpectedReply(reply.line)
             }
             return Snapshot(state: state, age: age, sensorActive: active, subscribers: subscribers, sensors: sensors)

@@ -205,7 +205,7 @@ extension ServerMessage {
     /// The `id` of a reply, `nil` for events.
     var replyID: JSONValue? {
         switch self {
-        case .subscribed(_, let id), .unsubscribed(let id), .state(_, _, _, _, _, let id), .pong(let id), .lock(_, let id), .error(_, let id):
+        case .subscribed(_, let id), .unsubscribed(let id), .state(_, _, _, _, _, _, let id), .pong(let id), .lock(_, let id), .error(_, let id):
             id
         case .hello, .orientation, .sensor, .reading, .posture, .goodbye, .unknown:
             nil

@@ -3,6 +3,7 @@ import Logging
 import OrientationCore
 import OrientationServer
 import OwnerThreads
+import PostureCore
 import SensorIIO
 import SensorPipeline
 import SensorProxyBus
@@ -11,7 +12,7 @@ import ServiceLifecycle
 /// The running daemon: the socket server, the sensor pipeline between the source and the hub,
 /// and (for real sensors) the udev hotplug monitor, wired together.
 ///
-/// Contract: ``start(source:detector:server:listeningSocket:exitWhenDone:watchHotplug:dbus:auxiliarySensors:sleeper:logger:)``
+/// Contract: ``start(source:detector:server:listeningSocket:exitWhenDone:watchHotplug:dbus:auxiliarySensors:posture:sleeper:logger:)``
 /// returns once the socket accepts connections (a bad socket path fails here, before anything
 /// else runs).
 /// ``serviceGroup(logger:shutdownSignals:ignoredSignals:reloadSignals:reload:watchdogInterval:stallsShutdownForTesting:)``
@@ -26,16 +27,19 @@ public final class OrientationService: Sendable {
     public let sensorProxy: SensorProxyBus?
     /// The light, proximity and compass sensors (real sensors only: `nil` for a replay).
     public let auxiliary: AuxiliarySensors?
+    /// A convertible's posture (real sensors only: `nil` for a replay).
+    public let posture: PostureService?
     private let monitor: UdevMonitor?
     /// How the pipeline's back-off and the watchdog wait.
     private let sleeper: Sleeper
 
     private init(server: OrientationSocketServer, pipeline: SensorPipeline, sensorProxy: SensorProxyBus?,
-                 auxiliary: AuxiliarySensors?, monitor: UdevMonitor?, sleeper: Sleeper) {
+                 auxiliary: AuxiliarySensors?, posture: PostureService?, monitor: UdevMonitor?, sleeper: Sleeper) {
         self.server = server
         self.pipeline = pipeline
         self.sensorProxy = sensorProxy
         self.auxiliary = auxiliary
+        self.posture = posture
         self.monitor = monitor
         self.sleeper = sleeper
     }
@@ -44,8 +48,10 @@ public final class OrientationService: Sendable {
                              server configuration: ServerConfiguration, listeningSocket: Int32? = nil,
                              exitWhenDone: Bool = false, watchHotplug: Bool, dbus: Bool = false,
                              auxiliarySensors: AuxiliarySettings? = nil,
+                             posture postureConfiguration: PostureDetector.Configuration = PostureDetector.Configuration(),
                              sleeper: Sleeper = .task, logger: Logger) async throws -> OrientationService {
         _ = try OrientationDetector(configuration: detector)
+        _ = try PostureDetector(configuration: postureConfiguration)
         // The pipeline's inbox exists before the server: a client queued on an activated socket
         // can claim the sensor the moment the server accepts it, and the claim waits in the
         // inbox until the pipeline runs (issue 10: a relay between the two lost it).
@@ -53,6 +59,9 @@ public final class OrientationService: Sendable {
         // What clients are told about the sensor (issue 21); the hub exists only below, so the
         // tracker reaches it through a box set once the server has started.
         let hubBox = LateBound<SubscriptionHub.Handle>()
+        // The posture (issue 30) needs the pipeline's sample tap, so it is made after the pipeline;
+        // the hub's topic claims reach it through this box.
+        let postureBox = LateBound<PostureService>()
         let status = SensorStatusTracker { status in hubBox.value?.setSensorStatus(status) }
         // A socket subscriber and a D-Bus claimer claim the sensor alike (issue 7).
         // A claim's start and end also let the daemon drop the pages they used (issue 28).
@@ -120,7 +129,10 @@ public final class OrientationService: Sendable {
                 configuration: configuration, logger: logger, listeningSocket: listeningSocket,
                 onClaimChange: { claims.set("socket", claimed: $0) },
                 onStateChange: { state in sensorProxy?.publish { $0.update(device: state.orientation, locked: state.locked) } },
-                onTopicClaimChange: { kind, claimed in auxiliary?.service(kind).setClaimed("socket", claimed) },
+                onTopicClaimChange: { topic, claimed in
+                    if let kind = topic.sensor { auxiliary?.service(kind).setClaimed("socket", claimed) }
+                    if topic == .posture { postureBox.value?.setClaimed("socket", claimed) }
+                },
                 sensorStatus: status.current)
             let hub = server.hub
             hubBox.set(hub)
@@ -155,6 +167,19 @@ public final class OrientationService: Sendable {
                     sensorProxy?.publish { $0.update(tilt: tilt) }
                 }
             }
+            // A convertible's posture (issue 30): the display's readings through the pipeline's tap,
+            // the base accelerometer opened by the service while someone subscribes to `posture`.
+            var postureService: PostureService? = nil
+            if let discovering = source as? DiscoveringAccelerometerSource {
+                let service = try PostureService(configuration: postureConfiguration, source: discovering, tap: pipeline.sampleTap,
+                                                 claims: claims, logger: logger, sleeper: sleeper) { state in hub.publish(posture: state) }
+                postureBox.set(service)
+                postureService = service
+                let present = await OwnerThread.run(name: "od-udev-scan") { discovering.hasPostureSensorsOnCallingThread() } ?? false
+                service.setPresent(present)
+                if present { logger.info("a convertible: display and base accelerometers found; posture served on the socket") }
+            }
+            let posture = postureService
             // Hotplug: a sensor appearing, disappearing or changing (mount matrix) reopens the sensor
             // at once if someone listens; a vanished one publishes `unknown` and the daemon goes on.
             // The events that came while the daemon was being wired are handled first, in order (on
@@ -175,6 +200,7 @@ public final class OrientationService: Sendable {
                                 let present = discovering.isPresentOnCallingThread()
                                 status.present(present)
                                 sensorProxy?.publish { $0.hasAccelerometer = present }
+                                posture?.setPresent(discovering.hasPostureSensorsOnCallingThread())
                             }
                         }
                     }
@@ -194,7 +220,7 @@ public final class OrientationService: Sendable {
                 }
             }
             return OrientationService(server: server, pipeline: pipeline, sensorProxy: sensorProxy, auxiliary: auxiliary,
-                                      monitor: monitor, sleeper: sleeper)
+                                      posture: posture, monitor: monitor, sleeper: sleeper)
         } catch {
             // Nothing runs: the monitor's thread must not outlive the failed start.
             await monitor?.stop()
@@ -243,7 +269,7 @@ public final class OrientationService: Sendable {
 
     /// The services: the socket server and the pipeline; a finished replay with `exitWhenDone`
     /// shuts the group down. SIGTERM and SIGINT shut it down gracefully: pass `shutdownSignals`
-    /// created before ``start(source:detector:server:listeningSocket:exitWhenDone:watchHotplug:dbus:auxiliarySensors:sleeper:logger:)``
+    /// created before ``start(source:detector:server:listeningSocket:exitWhenDone:watchHotplug:dbus:auxiliarySensors:posture:sleeper:logger:)``
     /// so that a signal during startup is kept rather than fatal; without it the group traps
     /// them itself once it runs.
     ///
@@ -266,7 +292,7 @@ public final class OrientationService: Sendable {
                              watchdogInterval: Double? = nil, stallsShutdownForTesting: Bool = false) -> ServiceGroup {
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: SocketServerService(server: server)),
-            .init(service: PipelineService(pipeline: pipeline, monitor: monitor, auxiliary: auxiliary,
+            .init(service: PipelineService(pipeline: pipeline, monitor: monitor, auxiliary: auxiliary, posture: posture,
                                            stallsShutdown: stallsShutdownForTesting),
                   successTerminationBehavior: .gracefullyShutdownGroup),
         ]

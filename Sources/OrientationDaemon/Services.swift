@@ -24,6 +24,8 @@ struct PipelineService: Service {
     let monitor: UdevMonitor?
     /// The light, proximity and compass sensors, closed with the pipeline.
     var auxiliary: AuxiliarySensors? = nil
+    /// A convertible's posture, closed with the pipeline.
+    var posture: PostureService? = nil
     /// Tests only: never finish, ignoring cancellation, as a sensor whose close hangs would.
     var stallsShutdown = false
 
@@ -34,6 +36,7 @@ struct PipelineService: Service {
             pipeline.finish()
         }
         if stallsShutdown { await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in } }
+        await posture?.stop()
         await monitor?.stop()
         await auxiliary?.stop()
     }

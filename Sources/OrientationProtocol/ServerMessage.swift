@@ -11,8 +11,10 @@ public enum ServerMessage: Hashable, Sendable {
     /// Reply to `get`: the state, how many seconds ago it last changed (`nil` before any change),
     /// whether a sensor is currently claimed, and how many clients subscribe.
     /// `sensors`: the light, proximity and compass sensors' states (members `light`,
-    /// `proximity`, `compass`; empty from a server before topics).
-    case state(state: OrientationState, age: Double?, sensorActive: Bool, subscribers: Int, sensors: [AuxiliarySensorState] = [], id: JSONValue?)
+    /// `proximity`, `compass`; empty from a server before topics). `posture`: a convertible's
+    /// posture (member `posture`; `nil` from a server before issue 30).
+    case state(state: OrientationState, age: Double?, sensorActive: Bool, subscribers: Int, sensors: [AuxiliarySensorState] = [],
+               posture: PostureState? = nil, id: JSONValue?)
     /// Reply to `ping`.
     case pong(id: JSONValue?)
     /// An orientation change, to subscribers.
@@ -26,8 +28,8 @@ public enum ServerMessage: Hashable, Sendable {
     /// `compass`), to subscribers of that topic; also sent once right after `subscribed` for
     /// each such topic, with the current state.
     case reading(AuxiliarySensorState)
-    /// A convertible's posture (type `posture`; ``PostureState``). Defined on the wire for the
-    /// `posture` topic; not sent by this version of the daemon (``SubscriptionTopic/offered``).
+    /// A convertible's posture (type `posture`; ``PostureState``), to subscribers of the
+    /// `posture` topic; also sent once right after `subscribed` with the current state.
     case posture(PostureState)
     /// Something was wrong with a request; unless the code closes the connection, it stays open.
     case error(ProtocolError, id: JSONValue?)
@@ -55,11 +57,12 @@ public enum ServerMessage: Hashable, Sendable {
             return with("subscribed", state.members, id: id)
         case let .unsubscribed(id):
             return with("unsubscribed", [], id: id)
-        case let .state(state, age, sensorActive, subscribers, sensors, id):
+        case let .state(state, age, sensorActive, subscribers, sensors, posture, id):
             return with("state", state.members + [("age", age.map { .number($0) } ?? .null),
                                                   ("sensor-active", .bool(sensorActive)),
                                                   ("subscribers", .number(Double(subscribers)))]
-                        + sensors.map { ($0.kind.rawValue, .object($0.members)) }, id: id)
+                        + sensors.map { ($0.kind.rawValue, .object($0.members)) }
+                        + (posture.map { [("posture", .object($0.members))] } ?? []), id: id)
         case let .reading(sensor):
             return with(sensor.kind.rawValue, sensor.members)
         case let .posture(state):
@@ -109,6 +112,7 @@ public enum ServerMessage: Hashable, Sendable {
                           sensorActive: value["sensor-active"]?.boolValue ?? false,
                           subscribers: subscribers,
                           sensors: AuxiliarySensorKind.allCases.compactMap { kind in value[kind.rawValue].map { AuxiliarySensorState(kind: kind, members: $0) } },
+                          posture: value["posture"].flatMap { if case .object = $0 { PostureState(members: $0) } else { nil } },
                           id: id)
         case "pong": return .pong(id: id)
         case "orientation": return .orientation(state: try OrientationState(members: value))

@@ -5,15 +5,14 @@ import OrientationCore
 /// compass sensor. Each topic claims its own sensor: the first subscriber opens it, the last
 /// one closes it.
 ///
-/// `posture` (a convertible's posture, issue 30) is defined on the wire, but the daemon does not
-/// serve it yet: it is not in ``offered``, so `hello` does not list it and a `subscribe` naming
-/// it is refused.
+/// `posture` (a convertible's posture, issue 30) claims the display and base accelerometers;
+/// on a machine without a base accelerometer its state says `present: false`.
 public enum SubscriptionTopic: String, Sendable, Hashable, CaseIterable {
     case orientation, light, proximity, compass, posture
 
     /// The topics this version of the server serves: `hello` lists them, `subscribe` accepts
-    /// them. Every case but ``posture`` until the daemon reads the base accelerometer.
-    public static let offered: [SubscriptionTopic] = [.orientation, .light, .proximity, .compass]
+    /// them (a name defined here but not offered would be refused as clearly as an unknown one).
+    public static let offered: [SubscriptionTopic] = [.orientation, .light, .proximity, .compass, .posture]
 
     /// The sensor kind behind an auxiliary topic (`nil` for `orientation`).
     public var sensor: AuxiliarySensorKind? { AuxiliarySensorKind(rawValue: rawValue) }

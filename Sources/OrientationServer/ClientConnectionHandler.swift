@@ -221,13 +221,14 @@ final class ClientConnectionHandler: ChannelInboundHandler {
             for kind in topics.compactMap(\.sensor) {
                 if let sensor = hub.sensors[kind] { send(.reading(sensor)) }
             }
+            if topics.contains(.posture) { send(.posture(hub.posture)) }
         case .unsubscribe:
             hub.setTopics(self, [])
             pendingEvents = [:]
             send(.unsubscribed(id: request.id))
         case .get:
             send(.state(state: hub.state, age: hub.age, sensorActive: hub.sensorActive, subscribers: hub.subscribers,
-                        sensors: AuxiliarySensorKind.allCases.compactMap { hub.sensors[$0] }, id: request.id))
+                        sensors: AuxiliarySensorKind.allCases.compactMap { hub.sensors[$0] }, posture: hub.posture, id: request.id))
         case .ping:
             send(.pong(id: request.id))
         case .lock, .unlock:

@@ -43,11 +43,12 @@ public final class OrientationSocketServer: Sendable {
     ///   - onClaimChange: called when the first client subscribes (`true`) and the last leaves.
     ///   - onStateChange: called (on the hub's loop) after every change of the published state.
     ///   - onTopicClaimChange: called (on the hub's loop) when the first client subscribes to a
-    ///     light, proximity or compass topic (`true`) and when the last one leaves it.
+    ///     topic other than the orientation (light, proximity, compass, posture: `true`) and when
+    ///     the last one leaves it.
     public static func start(configuration: ServerConfiguration, logger: Logger, listeningSocket: Int32? = nil,
                              onClaimChange: @escaping @Sendable (Bool) -> Void,
                              onStateChange: @escaping @Sendable (OrientationState) -> Void = { _ in },
-                             onTopicClaimChange: @escaping @Sendable (AuxiliarySensorKind, Bool) -> Void = { _, _ in },
+                             onTopicClaimChange: @escaping @Sendable (SubscriptionTopic, Bool) -> Void = { _, _ in },
                              sensorStatus: SensorStatus? = nil) async throws -> OrientationSocketServer {
         let privileges = try await Self.privileges(configuration)
         // Our own socket is bound here, with its mode and group from the start (SocketPath);

@@ -37,13 +37,16 @@ public final class SubscriptionHub {
     private let onStateChange: @Sendable (OrientationState) -> Void
     /// The light, proximity and compass sensors as last published.
     private(set) var sensors = Dictionary(uniqueKeysWithValues: AuxiliarySensorKind.allCases.map { ($0, AuxiliarySensorState(kind: $0)) })
-    /// Subscribers per auxiliary topic, and who is told when one goes 0 → 1 or 1 → 0.
-    private var topicSubscribers: [AuxiliarySensorKind: Int] = [:]
-    private let onTopicClaimChange: @Sendable (AuxiliarySensorKind, Bool) -> Void
+    /// A convertible's posture as last published.
+    private(set) var posture = PostureState()
+    /// Subscribers per topic other than the orientation, and who is told when one goes 0 → 1 or
+    /// 1 → 0.
+    private var topicSubscribers: [SubscriptionTopic: Int] = [:]
+    private let onTopicClaimChange: @Sendable (SubscriptionTopic, Bool) -> Void
 
     init(eventLoop: EventLoop, configuration: ServerConfiguration, privileges: PrivilegePolicy, logger: Logger,
          onClaimChange: @escaping @Sendable (Bool) -> Void, onStateChange: @escaping @Sendable (OrientationState) -> Void = { _ in },
-         onTopicClaimChange: @escaping @Sendable (AuxiliarySensorKind, Bool) -> Void = { _, _ in }) {
+         onTopicClaimChange: @escaping @Sendable (SubscriptionTopic, Bool) -> Void = { _, _ in }) {
         self.eventLoop = eventLoop
         self.configuration = configuration
         self.privileges = privileges
@@ -127,7 +130,7 @@ public final class SubscriptionHub {
     }
 
     /// Replaces `connection`'s topics. The orientation topic counts toward the accelerometer's
-    /// claim (``subscribers``); each auxiliary topic claims its own sensor.
+    /// claim (``subscribers``); each other topic claims its own sensors.
     func setTopics(_ connection: ClientConnectionHandler, _ topics: Set<SubscriptionTopic>) {
         eventLoop.preconditionInEventLoop()
         let before = connection.topics
@@ -140,12 +143,23 @@ public final class SubscriptionHub {
             if orientation && subscriberCount == 1 { onClaimChange(true) }
             if !orientation && subscriberCount == 0 { onClaimChange(false) }
         }
-        for kind in AuxiliarySensorKind.allCases {
-            let now = topics.contains(SubscriptionTopic(kind))
-            guard now != before.contains(SubscriptionTopic(kind)) else { continue }
-            topicSubscribers[kind, default: 0] += now ? 1 : -1
-            if now && topicSubscribers[kind] == 1 { onTopicClaimChange(kind, true) }
-            if !now && topicSubscribers[kind] == 0 { onTopicClaimChange(kind, false) }
+        for topic in SubscriptionTopic.allCases where topic != .orientation {
+            let now = topics.contains(topic)
+            guard now != before.contains(topic) else { continue }
+            topicSubscribers[topic, default: 0] += now ? 1 : -1
+            if now && topicSubscribers[topic] == 1 { onTopicClaimChange(topic, true) }
+            if !now && topicSubscribers[topic] == 0 { onTopicClaimChange(topic, false) }
+        }
+    }
+
+    /// Publishes a convertible's posture (deduplicated) to the `posture` topic's subscribers.
+    func publish(posture: PostureState) {
+        eventLoop.preconditionInEventLoop()
+        guard self.posture != posture else { return }
+        self.posture = posture
+        let line = ServerMessage.posture(posture).line
+        for connection in connections.values where connection.topics.contains(.posture) {
+            connection.deliverEvent(line, topic: .posture)
         }
     }
 
@@ -238,6 +252,11 @@ extension SubscriptionHub {
         /// Publishes a light, proximity or compass state (``SubscriptionHub/publish(sensor:)``).
         public func publish(sensor: AuxiliarySensorState) {
             hub.eventLoop.execute { hub.value.publish(sensor: sensor) }
+        }
+
+        /// Publishes a convertible's posture.
+        public func publish(posture: PostureState) {
+            hub.eventLoop.execute { hub.value.publish(posture: posture) }
         }
 
         /// Sets the system rotation lock.

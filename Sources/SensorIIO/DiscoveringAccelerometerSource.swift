@@ -137,6 +137,37 @@ public final class DiscoveringAccelerometerSource: SensorSource {
         return DeliveryWatch(stream, delivered: delivered) { [self] in pollNext.withLock { _ = $0.insert(id) } }
     }
 
+    /// Opens the base accelerometer of a convertible (``SensorChoice/base``), found anew, for the
+    /// posture (issue 30): read through its own backend row with its own mount matrix (udev's
+    /// `ACCEL_MOUNT_MATRIX` for a base sensor follows the hwdb's base convention; the configured
+    /// `mount-matrix` is the display's), every sample to `consumer` on its reader thread.
+    /// - Throws: ``SensorError/noAccelerometer`` when there is no display and base pair now, or
+    ///   what opening it throws.
+    public func openBase(consumer: any SampleConsumer) async throws -> (stream: any SampleStream, sensor: SensorDescription) {
+        let settings = self.settings
+        let (_, choice, _, _) = try await plan(settings: settings)
+        guard choice.accelerometer != nil, let base = choice.base, let backend = SensorBackends.backend(of: base) else {
+            throw SensorError.noAccelerometer
+        }
+        let matrix = MountMatrix.select(from: base.mountMatrixCandidates.map { .init(source: $0.source, text: $0.text) })
+        for (source, reason) in matrix.rejected {
+            logger.warning("ignoring an invalid mount matrix", metadata: ["device": "\(base.id)", "source": "\(source)", "reason": "\(reason)"])
+        }
+        var plan = backend.readPlan(base, settings: settings, matrix: matrix, pollInstead: false)
+        plan.readsGyroscope = false
+        await prepare(base, backend: backend, plan: plan, settings: settings)
+        // No gyroscope merged into the base's readings: the choice given to the row has none.
+        let opening = AccelerometerOpening(sensor: base, choice: SensorChoice(accelerometer: base, gyroscope: nil, reasons: [:], warnings: []),
+                                           plan: plan, matrix: matrix, settings: settings, consumer: consumer, clocks: clocks, logger: logger)
+        return (try await backend.openAccelerometer(opening), base)
+    }
+
+    /// Whether discovery finds a display and a base accelerometer now (on the calling thread,
+    /// which libudev blocks: an owner thread).
+    public func hasPostureSensorsOnCallingThread() -> Bool {
+        (try? plan(settings: settings, sensors: UdevDiscovery.sensors()))?.choice.base != nil
+    }
+
     /// What iio-sensor-proxy does to the accelerometer when it starts, done now (the daemon's
     /// start): the backend's ``SensorBackend/prepare(_:plan:settings:logger:)`` (a polled IIO
     /// accelerometer gets its sampling frequency raised to 10 Hz or more,

@@ -15,12 +15,27 @@ public struct SensorChoice: Hashable, Sendable {
     public var accelerometer: SensorDescription?
     /// A gyroscope to merge, if any.
     public var gyroscope: SensorDescription?
+    /// The accelerometer in the base of a convertible (`ACCEL_LOCATION=base`, the first by
+    /// number), read beside the display's for the posture (issue 30); `nil` without one, or
+    /// without a display accelerometer to pair it with.
+    public var base: SensorDescription? = nil
     /// One line per device: why it was chosen or skipped.
     public var reasons: [String: String]
     /// Problems to warn about (a selector that matched nothing).
     public var warnings: [String]
 
     public static func choose(from sensors: [SensorDescription], selector: String? = nil) -> SensorChoice {
+        var choice = chooseDisplay(from: sensors, selector: selector)
+        guard let display = choice.accelerometer else { return choice }
+        let ordered = sensors.sorted { Self.number($0.id) < Self.number($1.id) }
+        choice.base = ordered.first { $0.kind == .accelerometer && $0.location == .base && $0.id != display.id }
+        if let base = choice.base, let why = choice.reasons[base.id] {
+            choice.reasons[base.id] = why + "; the base of a convertible: read with \(display.id) for the posture while it is wanted"
+        }
+        return choice
+    }
+
+    private static func chooseDisplay(from sensors: [SensorDescription], selector: String?) -> SensorChoice {
         var reasons: [String: String] = [:]
         var warnings: [String] = []
         let ordered = sensors.sorted { Self.number($0.id) < Self.number($1.id) }

@@ -15,6 +15,8 @@ import Synchronization
 /// - The sink runs outside the stage's lock (``CallbackQueue``), on the reader's thread (or the
 ///   thread calling ``start()``): it must not block.
 /// - Every sample moves the pipeline's ``PipelineHealth`` deadline on.
+/// - With a ``SampleTap`` set, each sample (after the scale check) goes to it after the sink's
+///   callbacks, and the reader is asked for every reading (no governor wait).
 final class DetectionStage: SampleConsumer {
     private struct State {
         var detector: OrientationDetector
@@ -32,19 +34,23 @@ final class DetectionStage: SampleConsumer {
     private let progressLimit: Double?
     /// Called (through the queue) the first time the normaliser rescales this stream.
     private let onScaleError: @Sendable (GravityNormalizer) -> Void
+    /// A second reader of the samples (the posture's), if any.
+    private let tap: SampleTap?
 
     init(detector: OrientationDetector, governor: SampleRateGovernor.Configuration, health: PipelineHealth, progressLimit: Double?,
+         tap: SampleTap? = nil,
          sink: @escaping @Sendable (SensorPipeline.Event) -> Void, onScaleError: @escaping @Sendable (GravityNormalizer) -> Void) {
         state = Mutex(State(detector: detector, governor: SampleRateGovernor(configuration: governor.limited(gapReset: detector.configuration.gapReset))))
         self.sink = sink
         self.health = health
         self.progressLimit = progressLimit
         self.onScaleError = onScaleError
+        self.tap = tap
     }
 
     func consume(_ raw: Sample) -> Double? {
         health.expectProgress(within: progressLimit)
-        let interval = state.withLock { state -> Double? in
+        let (sample, interval) = state.withLock { state -> (Sample, Double?) in
             let sample = state.normalizer.normalize(raw)
             if state.normalizer.isCorrecting, !state.scaleWarned {
                 state.scaleWarned = true
@@ -57,10 +63,12 @@ final class DetectionStage: SampleConsumer {
                 callbacks.enqueue { [sink] in sink(.recordedReadings(light: sample.light, proximity: sample.proximity)) }
             }
             state.governor.observe(sample, settled: state.detector.isSettled)
-            return state.governor.interval
+            return (sample, state.governor.interval)
         }
         if started.load(ordering: .acquiring) { callbacks.drain() }
-        return interval
+        guard let tap, tap.isSet else { return interval }
+        tap.deliver(sample)
+        return nil
     }
 
     /// Lets what samples change reach the sink, starting with what is already queued.

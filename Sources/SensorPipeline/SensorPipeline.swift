@@ -145,6 +145,8 @@ public final class SensorPipeline: Sendable {
     private let requested: Mutex<OrientationDetector.Configuration>
     /// Whether the pipeline makes progress (read by the watchdog).
     public let health = PipelineHealth()
+    /// A second reader of every sample of the open sensor (the posture's display readings).
+    public let sampleTap = SampleTap()
     private let sink: @Sendable (Event) -> Void
     private let logger: Logger
     /// How the back-off after a failure and the release delay wait.
@@ -272,7 +274,7 @@ public final class SensorPipeline: Sendable {
             health.expectProgress(within: limit)
             // A fresh stage per open: nothing from before decides after it.
             let device = Mutex<String>(source.name)
-            let stage = DetectionStage(detector: detector, governor: source.rateGovernor, health: health, progressLimit: limit, sink: sink) {
+            let stage = DetectionStage(detector: detector, governor: source.rateGovernor, health: health, progressLimit: limit, tap: sampleTap, sink: sink) {
                 [self] normalizer in warnAboutScale(normalizer, device: device.withLock { $0 })
             }
             do {

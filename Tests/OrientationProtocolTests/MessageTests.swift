@@ -45,7 +45,7 @@ import Testing
 
     static let messages: [(ServerMessage, String)] = [
         (.hello(protocol: 1, server: "orientationd 0.1.0", state: state),
-         "{\"type\":\"hello\",\"protocol\":1,\"server\":\"orientationd 0.1.0\",\"orientation\":\"landscape-left\",\"previous\":\"portrait\",\"time\":12.5,\"seq\":3,\"locked\":true,\"topics\":[\"orientation\",\"light\",\"proximity\",\"compass\"]}"),
+         "{\"type\":\"hello\",\"protocol\":1,\"server\":\"orientationd 0.1.0\",\"orientation\":\"landscape-left\",\"previous\":\"portrait\",\"time\":12.5,\"seq\":3,\"locked\":true,\"topics\":[\"orientation\",\"light\",\"proximity\",\"compass\",\"posture\"]}"),
         (.orientation(state: state),
          "{\"type\":\"orientation\",\"orientation\":\"landscape-left\",\"previous\":\"portrait\",\"time\":12.5,\"seq\":3,\"locked\":true}"),
         (.subscribed(state: OrientationState(), id: .string("s")),

@@ -2,7 +2,7 @@ import OrientationCore
 import OrientationProtocol
 import Testing
 
-/// The `posture` message and topic (docs/PROTOCOL.md): defined on the wire, not served yet, and
+/// The `posture` message and topic (docs/PROTOCOL.md): served since issue 30, and
 /// invisible to existing clients.
 @Suite struct PostureMessageTests {
     static let messages: [(PostureState, String)] = [
@@ -47,15 +47,22 @@ import Testing
         #expect(try ServerMessage.parse(Array(line.utf8)) == .posture(state))
     }
 
-    @Test func theTopicIsNotServedYet() throws {
+    @Test func theTopicIsOffered() throws {
         #expect(SubscriptionTopic(rawValue: "posture") == .posture)
-        #expect(!SubscriptionTopic.offered.contains(.posture))
+        #expect(SubscriptionTopic.offered.contains(.posture))
         let hello = ServerMessage.hello(protocol: 1, server: "orientationd", state: OrientationState())
-        #expect(hello.line.hasSuffix(",\"topics\":[\"orientation\",\"light\",\"proximity\",\"compass\"]}"))
+        #expect(hello.line.hasSuffix(",\"topics\":[\"orientation\",\"light\",\"proximity\",\"compass\",\"posture\"]}"))
         let line = "{\"op\":\"subscribe\",\"topics\":[\"orientation\",\"posture\"],\"id\":3}"
-        #expect(throws: ProtocolError(.invalidRequest,
-                                      "topic \"posture\" is not served by this server; known topics: orientation, light, proximity, compass")) {
-            try ClientRequest.parse(Array(line.utf8))
-        }
+        #expect(try ClientRequest.parse(Array(line.utf8)) == ClientRequest(.subscribe, id: .number(3), topics: [.orientation, .posture]))
+    }
+
+    /// The `get` reply carries the posture as a member object; an older server's has none.
+    @Test func theStateReplyCarriesThePosture() throws {
+        let posture = PostureState(present: true, posture: .tent, hingeAngle: 290, hold: nil)
+        let reply = ServerMessage.state(state: OrientationState(), age: nil, sensorActive: false, subscribers: 0, posture: posture, id: nil)
+        #expect(reply.line.hasSuffix(",\"posture\":{\"present\":true,\"posture\":\"tent\",\"hinge\":290,\"hold\":null}}"))
+        #expect(try ServerMessage.parse(Array(reply.line.utf8)) == reply)
+        let old = ServerMessage.state(state: OrientationState(), age: nil, sensorActive: false, subscribers: 0, id: nil)
+        #expect(try ServerMessage.parse(Array(old.line.utf8)) == old)
     }
 }

@@ -19,10 +19,10 @@ import Testing
     }
 
     static let bad: [(String, String)] = [
-        ("{\"op\":\"subscribe\",\"topics\":[]}", "\"topics\" must be a non-empty array of topic names (orientation, light, proximity, compass)"),
-        ("{\"op\":\"subscribe\",\"topics\":\"light\"}", "\"topics\" must be a non-empty array of topic names (orientation, light, proximity, compass)"),
-        ("{\"op\":\"subscribe\",\"topics\":[\"heat\"]}", "unknown topic \"heat\"; known topics: orientation, light, proximity, compass"),
-        ("{\"op\":\"subscribe\",\"topics\":[1]}", "unknown topic a number; known topics: orientation, light, proximity, compass"),
+        ("{\"op\":\"subscribe\",\"topics\":[]}", "\"topics\" must be a non-empty array of topic names (orientation, light, proximity, compass, posture)"),
+        ("{\"op\":\"subscribe\",\"topics\":\"light\"}", "\"topics\" must be a non-empty array of topic names (orientation, light, proximity, compass, posture)"),
+        ("{\"op\":\"subscribe\",\"topics\":[\"heat\"]}", "unknown topic \"heat\"; known topics: orientation, light, proximity, compass, posture"),
+        ("{\"op\":\"subscribe\",\"topics\":[1]}", "unknown topic a number; known topics: orientation, light, proximity, compass, posture"),
     ]
 
     @Test(arguments: bad.indices)
@@ -58,6 +58,6 @@ import Testing
         #expect(reply.line.contains("\"light\":{\"present\":true,\"level\":3,\"unit\":\"lux\"},\"proximity\":{\"present\":false,\"near\":null}"))
         #expect(try ServerMessage.parse(Array(reply.line.utf8)) == reply)
         let hello = ServerMessage.hello(protocol: 1, server: "orientationd", state: OrientationState())
-        #expect(hello.line.hasSuffix("\"topics\":[\"orientation\",\"light\",\"proximity\",\"compass\"]}"))
+        #expect(hello.line.hasSuffix("\"topics\":[\"orientation\",\"light\",\"proximity\",\"compass\",\"posture\"]}"))
     }
 }

@@ -70,7 +70,7 @@ import TestSupport
         harness.server.hub.publish(orientation: .landscapeRight, time: 4)
         let client = try TestSocket.greeted(harness.path)
         client.send("{\"op\":\"get\"}\n")
-        guard case let .state(state, age, active, subscribers, _, _) = try Self.message(client.readLine()) else { Issue.record("no state"); return }
+        guard case let .state(state, age, active, subscribers, _, _, _) = try Self.message(client.readLine()) else { Issue.record("no state"); return }
         #expect(state.orientation == .landscapeRight)
         #expect(try #require(age) >= 0)
         #expect(!active)
@@ -147,7 +147,7 @@ import TestSupport
         let next = try TestSocket(path: harness.path)
         guard case .hello = try Self.message(next.readLine()) else { Issue.record("no hello"); return }
         next.send("{\"op\":\"get\"}\n")
-        guard case .state(_, _, _, let subscribers, _, _) = try Self.message(next.readLine()) else { Issue.record("no state"); return }
+        guard case .state(_, _, _, let subscribers, _, _, _) = try Self.message(next.readLine()) else { Issue.record("no state"); return }
         #expect(subscribers == 0)
         await harness.stop()
     }

@@ -61,7 +61,7 @@ extension SensorIIOIntegrationTests {
         let group = service.serviceGroup(logger: logger)
         let run = Running(shutdown: { await group.triggerGracefulShutdown() }, task: Task { try await group.run() })
         let client = connectUnix(dir + "/d.sock")
-        #expect(readLine(client, timeout: 5)?.contains("\"topics\":[\"orientation\",\"light\",\"proximity\",\"compass\"]") == true)
+        #expect(readLine(client, timeout: 5)?.contains("\"topics\":[\"orientation\",\"light\",\"proximity\",\"compass\",\"posture\"]") == true)
         return (service, run, client)
     }
 

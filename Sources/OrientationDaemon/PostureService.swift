@@ -1,0 +1,316 @@
+import Logging
+import OrientationCore
+import OwnerThreads
+import PostureCore
+import SensorIIO
+import SensorPipeline
+import Synchronization
+
+/// A convertible's posture as the daemon serves it (issue 30): while someone wants it (a socket
+/// subscriber of the `posture` topic, the virtual tablet-mode switch), the display
+/// accelerometer's readings (tapped from the orientation pipeline: a buffered IIO device cannot be
+/// opened twice, ``SampleTap``) and the base accelerometer's (opened here through its backend
+/// row, ``DiscoveringAccelerometerSource/openBase(consumer:)``) are put in time order
+/// (``PostureSampleMerger``) and fed to a ``PostureDetector``; each change of the
+/// ``PostureState`` goes to `onChange`.
+///
+/// Opening and closing follow the rules every sensor kind follows (docs/ARCHITECTURE.md §10):
+/// - **Level-triggered**: claims (``setClaimed(_:_:)``) and presence (``setPresent(_:)``) only
+///   change the desired state; one reconciling task at a time opens or closes to match it.
+/// - **Release delay**: the last release closes ``releaseDelay`` seconds later; a claim within
+///   it keeps the sensors open.
+/// - **One open at a time**: the base reader's task has ended before the next one starts.
+/// - **Throttled logs**: an open is logged at most once per ``logInterval`` seconds.
+/// - **No callback, log write or task start under the lock**: a locked section decides; what it
+///   decided runs after; `onChange` goes through a ``CallbackQueue`` in the order of the changes.
+///   Lock order: this service's lock, then the queue's.
+///
+/// While open, the display accelerometer is claimed as ``claimer`` on the pipeline's claims (so
+/// it is open and read at its full rate), and the published state says `present`. A base reader
+/// that fails is logged and dropped; the next claim or hotplug event opens it again. Closing
+/// publishes `unknown` (nothing is measured then) with the hold `waiting-for-sensors`.
+public final class PostureService: Sendable {
+    /// The name this service claims the display accelerometer under (``ClaimSources``).
+    public static let claimer = "posture"
+    /// At most one "opened" line per this many seconds (the rest are counted).
+    public static let logInterval = 10.0
+    /// Seconds the sensors stay open after the last claim goes.
+    public let releaseDelay: Double
+
+    private struct Inner {
+        var claimers: Set<String> = []
+        var release = ReleaseDelay()
+        var present = false
+        var failed = false
+        var state = PostureState()
+        var reconciling = false
+        /// The base reader's task while open, and its generation (readings of an older one are
+        /// dropped).
+        var runner: Task<Void, Never>? = nil
+        var generation = 0
+        var endedGeneration = 0
+        var detector: PostureDetector
+        var merger: PostureSampleMerger
+        var baseNormalizer = GravityNormalizer()
+        var opens = 0
+        var openLog = LogThrottle(interval: PostureService.logInterval)
+    }
+
+    private enum Step {
+        case open(generation: Int)
+        case wait(seconds: Double)
+        case close(Task<Void, Never>)
+        case done
+    }
+
+    private let inner: Mutex<Inner>
+    private let configuration: PostureDetector.Configuration
+    private let source: DiscoveringAccelerometerSource
+    private let tap: SampleTap
+    private let claims: ClaimSources
+    private let logger: Logger
+    private let sleeper: Sleeper
+    private let onChange: @Sendable (PostureState) -> Void
+    private let callbacks = CallbackQueue()
+
+    /// - Parameters:
+    ///   - source: finds the base accelerometer and opens it.
+    ///   - tap: the orientation pipeline's ``SensorPipeline/sampleTap`` (the display's readings).
+    ///   - claims: the pipeline's claims, to keep the display accelerometer open.
+    ///   - onChange: every change of the state, in order, under no lock; must not block.
+    /// - Throws: ``ConfigurationError`` for an invalid detector configuration.
+    public init(configuration: PostureDetector.Configuration, source: DiscoveringAccelerometerSource, tap: SampleTap,
+                claims: ClaimSources, logger: Logger, sleeper: Sleeper = .task,
+                releaseDelay: Double = SensorPipeline.defaultReleaseDelay,
+                onChange: @escaping @Sendable (PostureState) -> Void) throws(ConfigurationError) {
+        let detector = try PostureDetector(configuration: configuration)
+        self.configuration = configuration
+        self.source = source
+        self.tap = tap
+        self.claims = claims
+        self.logger = logger
+        self.sleeper = sleeper
+        self.releaseDelay = releaseDelay
+        self.onChange = onChange
+        inner = Mutex(Inner(detector: detector, merger: PostureSampleMerger(maximumLag: configuration.pairingWindow)))
+    }
+
+    /// The state now.
+    public var state: PostureState { inner.withLock { $0.state } }
+
+    /// Whether the base accelerometer is open now.
+    public var isReading: Bool { inner.withLock { $0.runner != nil } }
+
+    /// How many times the base accelerometer was opened: what claim loops are measured by.
+    public var opens: Int { inner.withLock { $0.opens } }
+
+    /// Records whether `claimer` (`"socket"`, `"tablet-mode-switch"`) wants the posture.
+    public func setClaimed(_ claimer: String, _ claimed: Bool) {
+        let kick = inner.withLock { inner -> Bool in
+            if claimed {
+                inner.claimers.insert(claimer)
+                inner.failed = false
+            } else {
+                inner.claimers.remove(claimer)
+            }
+            inner.release.update(claimed: !inner.claimers.isEmpty, now: Self.now())
+            return startReconciling(&inner)
+        }
+        if kick { reconcileSoon() }
+    }
+
+    /// Whether discovery finds a display and a base accelerometer (at start and at every
+    /// hotplug event; a hotplug event also lets a failed base reader be tried again).
+    public func setPresent(_ present: Bool) {
+        let kick = inner.withLock { inner -> Bool in
+            inner.present = present
+            inner.failed = false
+            if inner.state.present != present {
+                var state = inner.state
+                state.present = present
+                if !present { state = PostureState(present: false) }
+                publish(state, &inner)
+            }
+            return startReconciling(&inner)
+        }
+        callbacks.drain()
+        if kick { reconcileSoon() }
+    }
+
+    /// Closes the sensors and waits for the base reader's end (shutdown).
+    public func stop() async {
+        let runner = inner.withLock { inner -> Task<Void, Never>? in
+            inner.claimers = []
+            inner.present = false
+            inner.generation += 1
+            defer { inner.runner = nil }
+            return inner.runner
+        }
+        runner?.cancel()
+        await runner?.value
+        callbacks.drain()
+    }
+
+    // MARK: Reconciling
+
+    /// Marks a reconciling pass as running; returns whether the caller must start one.
+    private func startReconciling(_ inner: inout Inner) -> Bool {
+        guard !inner.reconciling else { return false }
+        inner.reconciling = true
+        return true
+    }
+
+    private func reconcileSoon() {
+        Task { await self.reconcile() }
+    }
+
+    /// Opens or closes until the sensors match what is wanted, then ends.
+    private func reconcile() async {
+        while true {
+            let step = inner.withLock { inner -> Step in
+                let wanted = !inner.claimers.isEmpty && inner.present && !inner.failed
+                if let runner = inner.runner {
+                    if wanted { return finish(&inner) }
+                    // Failed or absent: close at once; released: after the delay.
+                    if inner.present && !inner.failed, let remaining = inner.release.remaining(after: releaseDelay, now: Self.now()), remaining > 0 {
+                        return .wait(seconds: remaining)
+                    }
+                    return .close(runner)
+                }
+                guard wanted else { return finish(&inner) }
+                inner.generation += 1
+                inner.opens += 1
+                return .open(generation: inner.generation)
+            }
+            switch step {
+            case .done:
+                callbacks.drain()
+                return
+            case .wait(let seconds):
+                try? await sleeper.sleep(seconds: seconds)
+            case .close(let runner):
+                runner.cancel()
+                await runner.value
+                inner.withLock { inner in
+                    inner.runner = nil
+                    resetDetector(&inner)
+                }
+                callbacks.drain()
+            case .open(let generation):
+                logOpen()
+                let runner = Task { await self.run(generation: generation) }
+                inner.withLock { inner in
+                    // A runner that ended before it was stored (it failed at once) is not kept.
+                    if inner.endedGeneration != generation { inner.runner = runner }
+                }
+            }
+        }
+    }
+
+    private func finish(_ inner: inout Inner) -> Step {
+        inner.reconciling = false
+        return .done
+    }
+
+    private func resetDetector(_ inner: inout Inner) {
+        inner.detector.reset()
+        _ = inner.merger.flush()
+        inner.baseNormalizer = GravityNormalizer()
+        publish(PostureState(present: inner.present, posture: .unknown, hingeAngle: nil, hold: .waitingForSensors), &inner)
+    }
+
+    private func logOpen() {
+        let (log, suppressed, opens) = inner.withLock { inner -> (Bool, Int, Int) in
+            let (log, suppressed) = inner.openLog.admit(now: Self.now())
+            return (log, suppressed, inner.opens)
+        }
+        guard log else { return }
+        logger.info("opening the posture's accelerometers", metadata: ["opens": "\(opens)", "opens-not-logged": "\(suppressed)"])
+    }
+
+    // MARK: The readers
+
+    /// The base reader's task: claims the display accelerometer, taps its readings, opens the
+    /// base, and reads until cancelled or the base fails; then undoes all of it.
+    private func run(generation: Int) async {
+        claims.set(Self.claimer, claimed: true)
+        tap.set { [weak self] sample in self?.take(sample, .display, generation: generation) }
+        var failure: String? = nil
+        do {
+            let (stream, base) = try await source.openBase(consumer: BaseConsumer(service: self, generation: generation))
+            logger.info("base accelerometer opened", metadata: ["device": "\(base.id)", "name": "\(base.name)"])
+            do {
+                while try await stream.next() != nil {}
+                if !Task.isCancelled { failure = "the base accelerometer's stream ended" }
+            } catch is CancellationError {
+            } catch {
+                failure = "\(error)"
+            }
+            await stream.close()
+        } catch is CancellationError {
+        } catch {
+            failure = "cannot open the base accelerometer: \(error)"
+        }
+        tap.set(nil)
+        claims.set(Self.claimer, claimed: false)
+        let kick = inner.withLock { inner -> Bool in
+            inner.endedGeneration = generation
+            guard inner.generation == generation, !Task.isCancelled else { return false }
+            // Ended by itself: a failure. Nothing reopens it until a claim or hotplug event.
+            inner.failed = true
+            inner.runner = nil
+            resetDetector(&inner)
+            return startReconciling(&inner)
+        }
+        if let failure, !Task.isCancelled {
+            logger.warning("posture unavailable; it is tried again at the next claim or hotplug event", metadata: ["reason": "\(failure)"])
+        }
+        callbacks.drain()
+        if kick { reconcileSoon() }
+    }
+
+    /// One reading of either accelerometer, on its reader's thread.
+    fileprivate func take(_ sample: Sample, _ location: PostureSample.Location, generation: Int) {
+        inner.withLock { inner in
+            guard inner.generation == generation, inner.runner != nil || inner.endedGeneration != generation else { return }
+            let reading = location == .base ? inner.baseNormalizer.normalize(sample) : sample
+            for merged in inner.merger.push(PostureSample(time: reading.time, location: location, acceleration: reading.acceleration)) {
+                let event = inner.detector.process(merged)
+                var state = inner.state
+                state.present = true
+                if let event {
+                    state.posture = event.posture
+                    state.hingeAngle = event.hingeAngle
+                }
+                state.hold = inner.detector.hold
+                // A decided posture goes out when it changes; while unknown, why it is unknown
+                // (the hold) goes out too, so a client can say what the machine waits for.
+                if event != nil || (state.posture == .unknown && state.hold != inner.state.hold) {
+                    publish(state, &inner)
+                } else {
+                    inner.state = state
+                }
+            }
+        }
+        callbacks.drain()
+    }
+
+    private func publish(_ state: PostureState, _ inner: inout Inner) {
+        guard state != inner.state else { return }
+        inner.state = state
+        callbacks.enqueue { [onChange] in onChange(state) }
+    }
+
+    private static func now() -> Double { OwnerThread.monotonic() }
+
+    /// The base accelerometer's readings, on its reader's thread, at the reader's full rate.
+    private struct BaseConsumer: SampleConsumer {
+        let service: PostureService
+        let generation: Int
+
+        func consume(_ sample: Sample) -> Double? {
+            service.take(sample, .base, generation: generation)
+            return nil
+        }
+    }
+}

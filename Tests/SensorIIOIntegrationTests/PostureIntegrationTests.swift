@@ -1,0 +1,100 @@
+import Glibc
+import Logging
+import OrientationCore
+import OrientationDaemon
+import OrientationServer
+import PostureCore
+import PostureSynthesis
+import SensorIIO
+import Testing
+import TestSupport
+
+/// Issue 30: a convertible's posture from two real accelerometers under umockdev: the display
+/// and the base (`ACCEL_LOCATION=base`), each with its own mount matrix, discovered and read by
+/// the daemon's own wiring and published on the socket's `posture` topic.
+extension SensorIIOIntegrationTests {
+    /// A polled display (da280, turned 90° on its board) and a polled base (bmc150 under the
+    /// keyboard, its chip upside down), as udev and the kernel would describe them.
+    struct FakeConvertible {
+        var display = FakeIIODevice(index: 0, name: "da280", format: "le:s14/16>>2", scale: "0.002394", buffered: false,
+                                    udev: ["ACCEL_LOCATION": "display", "ACCEL_MOUNT_MATRIX": "0, 1, 0; -1, 0, 0; 0, 0, 1"])
+        var base = FakeIIODevice(index: 1, name: "bmc150_accel", format: "le:s12/16>>4", scale: "0.009582", buffered: false,
+                                 udev: ["ACCEL_LOCATION": "base", "ACCEL_MOUNT_MATRIX": "1, 0, 0; 0, -1, 0; 0, 0, -1"])
+
+        /// Each sensor's raw counts for `pose`, through the inverse of its mount matrix, as the
+        /// chips would read them (no noise: a pose held still).
+        func raw(_ pose: ConvertiblePose) throws -> (display: (Int, Int, Int), base: (Int, Int, Int)) {
+            var script = ConvertibleScript(start: pose)
+            script.hold(1)
+            script.displayMount = try MountMatrix(parsing: display.udev["ACCEL_MOUNT_MATRIX"]!)
+            script.baseMount = try MountMatrix(parsing: base.udev["ACCEL_MOUNT_MATRIX"]!)
+            script.accelerometerNoise = 0
+            script.tremor = 0
+            let samples = script.samples(rate: 10)
+            func counts(_ location: PostureSample.Location, _ scale: String) throws -> (Int, Int, Int) {
+                let a = try #require(samples.first { $0.location == location }).acceleration
+                let s = try #require(Double(scale))
+                return (Int((a.x / s).rounded()), Int((a.y / s).rounded()), Int((a.z / s).rounded()))
+            }
+            return (try counts(.display, display.scale!), try counts(.base, base.scale!))
+        }
+
+        func set(_ testbed: Testbed, _ pose: ConvertiblePose) throws {
+            let (d, b) = try raw(pose)
+            for (device, values) in [(display, d), (base, b)] {
+                for (axis, value) in zip(["x", "y", "z"], [values.0, values.1, values.2]) {
+                    testbed.setAttribute(device.syspath, "in_accel_\(axis)_raw", "\(value)\n")
+                }
+            }
+        }
+    }
+
+    @Test func aConvertibleGoesThroughEveryPostureOnTheSocket() async throws {
+        let testbed = Testbed()
+        let machine = FakeConvertible()
+        for device in [machine.display, machine.base] { try testbed.add(device.description) }
+        try machine.set(testbed, .closed)
+        var template = Array("/tmp/orientationd-posture-XXXXXX".utf8CString)
+        let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let service = try await OrientationService.start(
+            source: DiscoveringAccelerometerSource(settings: IIOSettings(), logger: logger), detector: OrientationDetector.Configuration(),
+            server: ServerConfiguration(socketPath: dir + "/d.sock"), watchHotplug: true, logger: logger)
+        let group = service.serviceGroup(logger: logger)
+        let run = Task { try await group.run() }
+        let client = connectUnix(dir + "/d.sock")
+        defer { close(client) }
+        let posture = try #require(service.posture)
+        #expect(readLine(client, timeout: 5)?.contains("\"posture\"]") == true, "hello offers the posture topic")
+        #expect(posture.state.present, "a display and a base accelerometer: posture available")
+        #expect(!posture.isReading, "nothing is read before anyone subscribes")
+
+        sendLine(client, "{\"op\":\"subscribe\",\"topics\":[\"posture\"],\"id\":1}")
+        #expect(Self.awaitMessage(client, type: "subscribed", containing: "\"id\":1") != nil)
+        // Closed from the start: 0° and 360° read alike, and nothing has told them apart yet.
+        #expect(Self.awaitMessage(client, type: "posture", containing: "\"hold\":\"closed-or-folded-back\"") != nil)
+        #expect(posture.isReading)
+        #expect(try await service.server.hub.counts().subscribers == 0, "a posture subscriber does not subscribe to the orientation")
+
+        let path: [(ConvertiblePose, String)] = [
+            (.laptop(), "laptop"), (.closed, "closed"), (.laptop(), "laptop"), (.flat, "flat"), (.tent(), "tent"),
+            (.tabletOnTable, "tablet"), (.stand(), "stand"), (.laptop(), "laptop"),
+        ]
+        for (pose, name) in path {
+            // The hinge moves through the angles between (the detector follows the path).
+            try machine.set(testbed, pose)
+            let line = Self.awaitMessage(client, type: "posture", containing: "\"posture\":\"\(name)\"", timeout: 10)
+            #expect(line != nil, "\(name): \(posture.state)")
+        }
+        let hinge = posture.state.hingeAngle ?? .nan
+        #expect(abs(hinge - 110) < 3, "laptop at 110°: \(hinge)")
+
+        sendLine(client, "{\"op\":\"unsubscribe\",\"id\":2}")
+        #expect(Self.awaitMessage(client, type: "unsubscribed", containing: "\"id\":2") != nil)
+        #expect(waitUntil(timeout: 5) { !posture.isReading }, "the last subscriber closes both after the release delay")
+        #expect(posture.opens == 1)
+        await group.triggerGracefulShutdown()
+        try await run.value
+    }
+}
