@@ -73,9 +73,9 @@ let package = Package(
         // not a test hack: the benchmarks and `orientationctl simulate` use it too.
         .target(name: "MotionSynthesis", dependencies: ["OrientationCore"], swiftSettings: strictSettings),
         // A convertible's posture from its two accelerometers (issue 30): pure like OrientationCore
-        // (libm only), and, with its synthesis and scenarios, a target of its own that no shipped
-        // target depends on yet, so that it costs issue 19's Installed-Size budget nothing until
-        // the daemon uses it (docs/PACKAGING.md, docs/ARCHITECTURE.md §11).
+        // (libm only), and, with its synthesis and scenarios, targets of their own that only
+        // orientationctl's offline path (replay, evaluate, plot, simulate) links so far; the
+        // daemon does not (docs/PACKAGING.md, docs/ARCHITECTURE.md §11).
         .target(name: "PostureCore", dependencies: ["OrientationCore"], swiftSettings: strictSettings,
                 linkerSettings: [.linkedLibrary("m")]),
         .target(name: "PostureSynthesis", dependencies: ["OrientationCore", "PostureCore", "MotionSynthesis"], swiftSettings: strictSettings),
@@ -177,6 +177,9 @@ let package = Package(
             name: "orientationctl",
             dependencies: [
                 "OrientationCore", "SensorLog", "MotionSynthesis", "DetectorEvaluation", "OrientationClient", "OrientationProtocol",
+                // A convertible's posture in replay, evaluate, plot and simulate (issue 30): the
+                // offline path, before the daemon reads a base accelerometer.
+                "PostureCore", "PostureSynthesis",
                 "SensorIIO", "SensorPipeline",  // calibrate reads the sensor raw
                 "OwnerThreads",  // follow --exec awaits its child on one
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
