@@ -81,7 +81,8 @@ let package = Package(
         .target(name: "PostureSynthesis", dependencies: ["OrientationCore", "PostureCore", "MotionSynthesis"], swiftSettings: strictSettings),
         // Scoring the detector against a recording's own ground truth (`orientationctl evaluate`)
         // and the SVG timeline that shows why it decided (`orientationctl plot`).
-        .target(name: "DetectorEvaluation", dependencies: ["OrientationCore", "SensorLog"], swiftSettings: strictSettings),
+        // A convertible's plot adds the posture's lanes (PostureCore's values).
+        .target(name: "DetectorEvaluation", dependencies: ["OrientationCore", "PostureCore", "SensorLog"], swiftSettings: strictSettings),
 
         // MARK: Sources, server, client.
         // Newline framing for both ends of the socket (server and client): one ByteToMessageDecoder.
@@ -227,7 +228,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DetectorEvaluationTests",
-            dependencies: ["DetectorEvaluation", "OrientationCore", "SensorLog", "MotionSynthesis"],
+            dependencies: ["DetectorEvaluation", "OrientationCore", "PostureCore", "SensorLog", "MotionSynthesis"],
             swiftSettings: strictSettings
         ),
         .testTarget(name: "SensorLogTests", dependencies: ["SensorLog", "TestSupport"], swiftSettings: strictSettings),

@@ -32,8 +32,11 @@ struct Evaluate: ParsableCommand {
         detector ([posture] of --config); where the log states its truth (`expected-posture` \
         metadata, as `simulate --posture NAME --output FILE` writes it) the posture events are \
         judged by the posture specification's rules (exactly those postures, none before its \
-        move, each within 0.8 s of rest) on a line of their own. --scenarios also runs every \
-        posture scenario at --rate, judged the same way, with a posture total line.
+        move, each within 0.8 s of rest) on a line of their own (--json: posture_events, \
+        posture_pass, posture_failures, posture_latency_median, posture_latency_max in the \
+        log's object). --scenarios also runs every posture scenario at --rate, judged the same \
+        way, with a posture total line, before the orientation's total (--json: on standard \
+        error, with the totals).
         """
     )
 
@@ -125,8 +128,7 @@ struct Evaluate: ParsableCommand {
             if scenario == nil { scoredLogs += 1 } else { scoredScenarios += 1 }
             if let postureVerdict { postureTally.add(postureVerdict, scenario: false) }
             if json {
-                output.appendLine(Self.json(score, log: file))
-                if let postureVerdict { output.appendLine(postureVerdict.json(log: file)) }
+                output.appendLine(Self.json(score, log: file, posture: postureVerdict))
             } else {
                 output.appendLine("\(file): \(Self.text(score))")
                 if let postureVerdict { output.appendLine("\(file): posture: \(postureVerdict.text)") }
@@ -143,6 +145,21 @@ struct Evaluate: ParsableCommand {
                 }
             }
         }
+        if scenarios {
+            // The posture specification (issue 30), each scenario judged by its own rules at
+            // --rate. Before the orientation's total, which stays the last line; with --json on
+            // standard error, as the totals are, so that standard output keeps one object per
+            // log in the orientation's form.
+            for scenario in PostureScenarioCatalog.all {
+                let verdict = PostureVerdict(try PostureScenarioRun(scenario, rate: rate, configuration: postureSettings.detector))
+                postureTally.add(verdict, scenario: true)
+                let line = "posture scenario: \(scenario.name): \(verdict.text)"
+                if json { printError(line) } else { output.appendLine(line) }
+            }
+        }
+        if postureTally.judged > 0 {
+            if json { printError(postureTally.line) } else { output.appendLine(postureTally.line) }
+        }
         output.flush()
         if scored > 0 {
             var counted: [String] = []
@@ -152,24 +169,6 @@ struct Evaluate: ParsableCommand {
             if json { printError(line) } else {
                 output.appendLine(line)
                 output.flush()
-            }
-        }
-        if scenarios {
-            // The posture specification (issue 30), each scenario judged by its own rules at
-            // --rate: after the orientation's total, so that its lines stay as they were.
-            for scenario in PostureScenarioCatalog.all {
-                let verdict = PostureVerdict(try PostureScenarioRun(scenario, rate: rate, configuration: postureSettings.detector))
-                postureTally.add(verdict, scenario: true)
-                let name = "posture scenario: \(scenario.name)"
-                output.appendLine(json ? verdict.json(log: name) : "\(name): \(verdict.text)")
-            }
-        }
-        if postureTally.judged > 0 {
-            if json { printError(postureTally.line) } else { output.appendLine(postureTally.line) }
-        }
-        output.flush()
-        if scored > 0 {
-            if !json {
                 for note in Self.legend(total, scenarios: scoredScenarios > 0, disagreements: disagreements) { printError(note) }
                 if postureTally.judged > 0 { printError(PostureVerdict.legend) }
                 if governor.isEnabled { printError(Self.governorNote(paced, interval: governor.stillInterval)) }
@@ -238,7 +237,9 @@ struct Evaluate: ParsableCommand {
         return lines.sorted { $0.0 < $1.0 }.map(\.1)
     }
 
-    static func json(_ score: EvaluationScore, log: String) -> String {
+    /// One log's object; a convertible's log adds its posture verdict's `posture_*` members
+    /// (``PostureVerdict/jsonMembers``) before `log`.
+    static func json(_ score: EvaluationScore, log: String, posture: PostureVerdict? = nil) -> String {
         let seconds = { (x: Double?) -> JSONValue in x.map { .number(($0 * 1e6).rounded() / 1e6) } ?? .null }
         return JSONWriter.serialize(.object([
             ("transitions", .number(Double(score.transitions))),
@@ -248,6 +249,7 @@ struct Evaluate: ParsableCommand {
             ("spurious", .number(Double(score.spurious))),
             ("latency_median", seconds(score.latencyMedian)),
             ("latency_max", seconds(score.latencyMax)),
+        ] + (posture?.jsonMembers ?? []) + [
             ("log", .string(log)),
         ]))
     }

@@ -52,17 +52,17 @@ struct PostureVerdict {
         return line
     }
 
-    /// One JSON object: `posture_events`, `posture_pass` (`null` when not judged),
-    /// `posture_failures`, `latency_median`, `latency_max`, `log`.
-    func json(log: String) -> String {
+    /// The members `evaluate --json` adds to a convertible's log's object: `posture_events`,
+    /// `posture_pass` (`null` when not judged), `posture_failures`, `posture_latency_median`,
+    /// `posture_latency_max` (seconds, or `null`).
+    var jsonMembers: [(String, JSONValue)] {
         let seconds = { (x: Double?) -> JSONValue in x.map { .number(($0 * 1e6).rounded() / 1e6) } ?? .null }
-        return JSONWriter.serialize(.object([
+        return [
             ("posture_events", .number(Double(events))),
             ("posture_pass", judged ? .bool(failures.isEmpty) : .null),
             ("posture_failures", .array(failures.map { .string($0) })),
-            ("latency_median", seconds(PostureTally.median(latencies))),
-            ("latency_max", seconds(latencies.max())),
-            ("log", .string(log)),
-        ]))
+            ("posture_latency_median", seconds(PostureTally.median(latencies))),
+            ("posture_latency_max", seconds(latencies.max())),
+        ]
     }
 }

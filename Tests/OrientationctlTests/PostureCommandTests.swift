@@ -110,11 +110,21 @@ import TestSupport
         let posture = lines.filter { $0.hasPrefix("posture scenario: ") }
         #expect(posture.count == 9)
         #expect(posture.allSatisfy { $0.contains(": PASS, ") }, "\(posture)")
-        let total = try #require(lines.firstIndex { $0.hasPrefix("total (") })
+        let lastOrientation = try #require(lines.lastIndex { $0.hasPrefix("scenario: ") })
+        let firstPosture = try #require(lines.firstIndex { $0.hasPrefix("posture scenario: ") })
         let postureTotal = try #require(lines.firstIndex { $0.hasPrefix("posture total (9 scenarios): 9 passed, 0 failed; latency median ") })
-        // The orientation's lines come first, as before; the posture's after its total.
-        #expect(total < lines.firstIndex { $0.hasPrefix("posture scenario: ") }! && postureTotal == lines.count - 1)
+        // The orientation's lines first, as before, and its total still the last line.
+        #expect(lastOrientation < firstPosture && postureTotal == lines.count - 2)
+        #expect(lines.last?.hasPrefix("total (") == true)
         #expect(result.stderr.contains("posture: judged by the posture specification's rules"))
+
+        // --json keeps standard output one orientation object per input; the posture's lines
+        // go to standard error with the totals.
+        let json = try CommandRunner.run(["evaluate", "--scenarios", "--json"])
+        #expect(json.status == 0)
+        #expect(json.lines.allSatisfy { $0.hasPrefix("{\"transitions\":") && $0.contains("\"log\":\"scenario: ") })
+        #expect(json.stderr.split(separator: "\n").filter { $0.hasPrefix("posture scenario: ") }.count == 9, "\(json.stderr)")
+        #expect(json.stderr.contains("\nposture total (9 scenarios): 9 passed, 0 failed"))
     }
 
     /// A convertible's log is judged against the truth it states; the same events against a
@@ -124,7 +134,11 @@ import TestSupport
         let pass = try CommandRunner.run(["evaluate", log])
         #expect(pass.status == 0, "\(pass.stderr)")
         #expect(pass.lines.contains { $0.hasPrefix("\(log): posture: PASS, 6 events; latency median ") }, "\(pass.stdout)")
-        #expect(pass.lines.last?.hasPrefix("posture total (1 log): 1 passed, 0 failed") == true)
+        #expect(pass.lines.contains { $0.hasPrefix("posture total (1 log): 1 passed, 0 failed") })
+        #expect(pass.lines.last?.hasPrefix("total (1 log): ") == true)
+        let json = try CommandRunner.run(["evaluate", "--json", log])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(object["posture_pass"] as? Bool == true && object["posture_events"] as? Int == 6 && object["transitions"] != nil)
 
         let altered = readText(log).replacingOccurrences(of: "# expected-posture: tent ", with: "# expected-posture: stand ")
         let wrong = try CommandRunner.temporaryFile("wrong.log", contents: altered)
@@ -142,5 +156,30 @@ import TestSupport
         let bad = try CommandRunner.run(["evaluate", garbled])
         #expect(bad.status == 1)
         #expect(bad.stderr.contains("orientationctl: \(garbled): expected-posture \"shut\": must start with a posture"), "\(bad.stderr)")
+    }
+
+    /// `plot` of a convertible's log adds the hinge lane (the trace, the boundaries, the held
+    /// stretches) and the posture lane with a tick per event; a single-sensor log's has neither.
+    @Test func plotDrawsTheHingeAndPostureLanes() throws {
+        let log = try Self.simulated("lid switch wired")
+        let svgPath = temporaryDirectory("posture-plot") + "/p.svg"
+        let result = try CommandRunner.run(["plot", log, "-o", svgPath])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains(" 6 posture events)"), "\(result.stderr)")
+        let svg = readText(svgPath)
+        #expect(svg.contains("<g id=\"lane-hinge\">") && svg.contains("<g id=\"lane-posture\">"))
+        #expect(svg.contains(">hinge angle</text>"))
+        #expect(svg.components(separatedBy: "class=\"hinge\"").count - 1 >= 1)
+        #expect(svg.components(separatedBy: "class=\"posture-event\"").count - 1 == 6)
+        for posture in ["closed", "laptop", "flat", "tent", "tablet"] {
+            #expect(svg.contains("<title>posture \(posture) "), "\(posture)")
+        }
+        #expect(svg.contains("posture laptop → flat (hinge 180°)"))
+        #expect(svg.contains("<title>held (display-moving) "))
+        for guide in ["20° closed", "160° flat", "200° tent/stand", "330° tablet"] { #expect(svg.contains(">\(guide)</text>"), "\(guide)") }
+
+        let plain = try CommandRunner.run(["plot", "data/xio-fusion/handheld.log", "-o", "-"])
+        #expect(plain.status == 0)
+        #expect(!plain.stdout.contains("lane-hinge") && !plain.stdout.contains("lane-posture"))
     }
 }
