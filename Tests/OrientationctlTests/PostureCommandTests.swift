@@ -182,4 +182,30 @@ import TestSupport
         #expect(plain.status == 0)
         #expect(!plain.stdout.contains("lane-hinge") && !plain.stdout.contains("lane-posture"))
     }
+
+    @Test func simulateChecksThePostureSpecification() throws {
+        let result = try CommandRunner.run(["simulate", "--posture", "--check", "stand"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "4 passed, 0 failed\n")  // one scenario at 10, 25, 50 and 100 Hz
+        let run = try CommandRunner.run(["simulate", "--posture", "laptop -> stand -> laptop", "--rate", "25"])
+        #expect(run.status == 0)
+        #expect(Self.postures(run.lines) == ["laptop", "stand", "laptop"] && run.lines.last == "PASS", "\(run.stdout)")
+    }
+
+    /// `--output` writes an orientation scenario too (a single-sensor v1 log), and its replay
+    /// gives the events `simulate` prints for it.
+    @Test func simulateWritesAnOrientationScenarioAsALog() throws {
+        let name = "half turn portrait -> portrait-upside-down (clockwise) in 0.45 s"
+        let path = temporaryDirectory("orientation-log") + "/o.log"
+        let written = try CommandRunner.run(["simulate", name, "--output", path])
+        #expect(written.status == 0, "\(written.stderr)")
+        #expect(readText(path).hasPrefix("# orientationd-log v1\n# source: orientationctl simulate \"half turn portrait → portrait-upside-down"))
+        let replayed = try CommandRunner.run(["replay", "--quiet", path])
+        let simulated = try CommandRunner.run(["simulate", name])
+        let events = simulated.lines.filter { $0.first?.isNumber == true }
+        #expect(!events.isEmpty && replayed.lines.map { $0.split(separator: " ")[1] } == events.map { $0.split(separator: " ")[1] },
+                "\(replayed.stdout)\n\(simulated.stdout)")
+        let refused = try CommandRunner.run(["simulate", "--output", path])
+        #expect(refused.status == 64 && refused.stderr.contains("--output needs a scenario name"))
+    }
 }
