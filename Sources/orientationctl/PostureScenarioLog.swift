@@ -44,7 +44,10 @@ struct PostureScenarioLog {
         var records: [SensorLogRecord] = []
         var lid = scenario.lidChanges[...]
         func row(at time: Double) -> Int {
-            if let last = records.last, last.time == time { return records.count - 1 }
+            // The same instant, or one the log's 1 µs cannot tell from it (a lid change's time
+            // and a reading's, each a sum of decimals, need not agree to the last bit): one row,
+            // or the writer would refuse the second.
+            if let last = records.last, abs(last.time - time) < SensorLogWriter.timeResolution { return records.count - 1 }
             records.append(SensorLogRecord(time: time))
             return records.count - 1
         }

@@ -11,8 +11,8 @@ struct Replay: ParsableCommand {
         abstract: "Run the detector over a recorded sensor log and print the orientation events.",
         discussion: """
         Prints one line per event, `time orientation`, or with --json one object per line with \
-        time, orientation and previous. --trace prints the detector's state after every sample as \
-        CSV instead. --still-interval 0.5 skips the samples orientationd would not read from a \
+        time, orientation and previous. --trace prints the orientation detector's state after every \
+        sample as CSV instead. --still-interval 0.5 skips the samples orientationd would not read from a \
         polled sensor while the device lies still (its rate governor). A summary goes to \
         standard error. A convertible's log (v3, with a base accelerometer or lid switch: \
         `orientationctl simulate --posture NAME --output FILE`) also runs the posture detector, \

@@ -208,4 +208,20 @@ import TestSupport
         let refused = try CommandRunner.run(["simulate", "--output", path])
         #expect(refused.status == 64 && refused.stderr.contains("--output needs a scenario name"))
     }
+
+    /// Every posture scenario at every rate of the specification, written as a log (5 decimals,
+    /// lid changes on the rows of their instants) and judged from that log against the truth it
+    /// states: the log loses nothing the specification's run needs.
+    @Test(arguments: [10, 25, 50, 100])
+    func everyScenarioPassesFromItsLog(_ rate: Int) throws {
+        let list = try CommandRunner.run(["simulate", "--posture"])
+        let names = list.lines.map { String($0.dropFirst("posture".count)).trimmingCharacters(in: .whitespaces) }
+        #expect(names.count == 9)
+        for name in names {
+            let log = try Self.simulated(name, rate: rate)
+            let result = try CommandRunner.run(["evaluate", log])
+            #expect(result.status == 0, "\(name) @ \(rate) Hz: \(result.stderr)")
+            #expect(result.lines.contains { $0.hasPrefix("\(log): posture: PASS, ") }, "\(name) @ \(rate) Hz: \(result.stdout)")
+        }
+    }
 }
