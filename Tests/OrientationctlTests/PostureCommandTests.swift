@@ -224,4 +224,21 @@ import TestSupport
             #expect(result.lines.contains { $0.hasPrefix("\(log): posture: PASS, ") }, "\(name) @ \(rate) Hz: \(result.stdout)")
         }
     }
+
+    /// `parameters --posture`: the `[posture]` table, with `--config`'s values.
+    @Test func parametersListsThePostureSection() throws {
+        let defaults = try CommandRunner.run(["parameters", "--posture"])
+        #expect(defaults.status == 0, "\(defaults.stderr)")
+        #expect(defaults.lines.count == 20)
+        #expect(defaults.lines.first?.hasPrefix("hinge-edge              bottom ") == true, "\(defaults.stdout)")
+        #expect(defaults.lines.contains { $0.hasPrefix("settle-time             0.3 s ") })
+        #expect(defaults.lines.last?.hasPrefix("tablet-mode-switch      false ") == true)
+        let config = try CommandRunner.temporaryFile("o.conf", contents: "[posture]\nsettle-time = 0.5\ntablet-mode-switch = true\n")
+        let set = try CommandRunner.run(["parameters", "--posture", "--config", config])
+        #expect(set.lines.contains { $0.hasPrefix("settle-time             0.5 s ") })
+        #expect(set.lines.last?.hasPrefix("tablet-mode-switch      true ") == true)
+        // Without --posture, the orientation detector's table as before.
+        let plain = try CommandRunner.run(["parameters"])
+        #expect(!plain.stdout.contains("hinge-edge") && plain.stdout.contains("dead-band"))
+    }
 }
