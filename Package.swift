@@ -73,15 +73,16 @@ let package = Package(
         // not a test hack: the benchmarks and `orientationctl simulate` use it too.
         .target(name: "MotionSynthesis", dependencies: ["OrientationCore"], swiftSettings: strictSettings),
         // A convertible's posture from its two accelerometers (issue 30): pure like OrientationCore
-        // (libm only), and, with its synthesis and scenarios, a target of its own that no shipped
-        // target depends on yet, so that it costs issue 19's Installed-Size budget nothing until
-        // the daemon uses it (docs/PACKAGING.md, docs/ARCHITECTURE.md §11).
+        // (libm only), and, with its synthesis and scenarios, targets of their own that only
+        // orientationctl's offline path (replay, evaluate, plot, simulate) links so far; the
+        // daemon does not (docs/PACKAGING.md, docs/ARCHITECTURE.md §11).
         .target(name: "PostureCore", dependencies: ["OrientationCore"], swiftSettings: strictSettings,
                 linkerSettings: [.linkedLibrary("m")]),
         .target(name: "PostureSynthesis", dependencies: ["OrientationCore", "PostureCore", "MotionSynthesis"], swiftSettings: strictSettings),
         // Scoring the detector against a recording's own ground truth (`orientationctl evaluate`)
         // and the SVG timeline that shows why it decided (`orientationctl plot`).
-        .target(name: "DetectorEvaluation", dependencies: ["OrientationCore", "SensorLog"], swiftSettings: strictSettings),
+        // A convertible's plot adds the posture's lanes (PostureCore's values).
+        .target(name: "DetectorEvaluation", dependencies: ["OrientationCore", "PostureCore", "SensorLog"], swiftSettings: strictSettings),
 
         // MARK: Sources, server, client.
         // Newline framing for both ends of the socket (server and client): one ByteToMessageDecoder.
@@ -177,6 +178,9 @@ let package = Package(
             name: "orientationctl",
             dependencies: [
                 "OrientationCore", "SensorLog", "MotionSynthesis", "DetectorEvaluation", "OrientationClient", "OrientationProtocol",
+                // A convertible's posture in replay, evaluate, plot and simulate (issue 30): the
+                // offline path, before the daemon reads a base accelerometer.
+                "PostureCore", "PostureSynthesis",
                 "SensorIIO", "SensorPipeline",  // calibrate reads the sensor raw
                 "OwnerThreads",  // follow --exec awaits its child on one
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -224,7 +228,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DetectorEvaluationTests",
-            dependencies: ["DetectorEvaluation", "OrientationCore", "SensorLog", "MotionSynthesis"],
+            dependencies: ["DetectorEvaluation", "OrientationCore", "PostureCore", "SensorLog", "MotionSynthesis"],
             swiftSettings: strictSettings
         ),
         .testTarget(name: "SensorLogTests", dependencies: ["SensorLog", "TestSupport"], swiftSettings: strictSettings),

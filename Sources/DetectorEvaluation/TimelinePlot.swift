@@ -67,6 +67,10 @@ public struct TimelinePlot: Sendable {
     public let notes: [String]
     let configuration: OrientationDetector.Configuration
     let usedGyroscope: Bool
+    /// A convertible's posture over the same recording (issue 30): with it, the drawing gains a
+    /// hinge-angle lane and a posture lane beneath the time axis; without it (every
+    /// single-sensor log) the drawing is what it was.
+    public var posture: PostureTimeline?
 
     /// Runs `samples` through a fresh detector and keeps its state after every sample.
     ///
@@ -222,7 +226,8 @@ public struct TimelinePlot: Sendable {
                                         : "--to \(Self.seconds(t1)) s leaves nothing to draw: \(recording)")
         }
         let header = TimelineHeader(plot: self, t0: t0, t1: t1, width: Double(width))
-        var canvas = Canvas(t0: origin + t0, t1: origin + t1, origin: origin, width: Double(width), height: Self.height + header.extraHeight)
+        var canvas = Canvas(t0: origin + t0, t1: origin + t1, origin: origin, width: Double(width),
+                            height: Self.height + header.extraHeight + (posture == nil ? 0 : Self.postureExtraHeight))
         header.draw(into: &canvas.svg)
         // A header that wrapped moves every lane down.
         let shift = header.extraHeight > 0
@@ -234,6 +239,7 @@ public struct TimelinePlot: Sendable {
         canvas.drawTruth(evaluation.truth, score: evaluation.score)
         canvas.drawEvents(evaluation.events, score: evaluation.score)
         canvas.drawAxis()
+        if let posture { canvas.drawPosture(posture) }
         if shift { canvas.svg.close("g") }
         return canvas.svg.finish()
     }

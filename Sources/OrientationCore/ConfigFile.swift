@@ -180,5 +180,8 @@ public struct ConfigFileErrors: Error, Hashable, Sendable, CustomStringConvertib
 extension ConfigFile {
     /// Every section of orientationd's configuration file. Any tool reading that file (the
     /// daemon, `orientationctl replay --config`) accepts all of them, using the ones it needs.
-    public static let orientationdSections: Set<String> = ["detector", "server", "sensor", "dbus", "light", "proximity", "compass"]
+    /// `[posture]` (a convertible's posture, PostureCore's `PostureSettings`) is read by
+    /// `orientationctl replay`, `evaluate` and `plot`; the daemon does not read it yet
+    /// (docs/ARCHITECTURE.md §11).
+    public static let orientationdSections: Set<String> = ["detector", "server", "sensor", "dbus", "light", "proximity", "compass", "posture"]
 }

@@ -44,13 +44,30 @@ public struct PostureScenarioRun: Sendable {
         self.events = events
         self.holds = holds
 
+        let verdict = Self.judge(events: events, holds: holds, expected: scenario.expected, expectedHolds: scenario.expectedHolds,
+                                 firstSampleTime: samples.first?.time)
+        self.latencies = verdict.latencies
+        self.failures = verdict.failures
+    }
+
+    /// Judges `events` against `expected` by the specification's rules: exactly the expected
+    /// postures in order, none before its move began, each within ``latencyBudget`` of rest, a
+    /// first decision (an expectation without a rest time) within ``firstDecisionBudget`` of
+    /// `firstSampleTime`, a hinge angle within 0…360 on every known posture, and every hold in
+    /// `expectedHolds` given at some point. The same rules for a synthesised run and for a
+    /// recording that states what it expects (`orientationctl evaluate`).
+    ///
+    /// - Returns: the latency after rest of each expectation that has a rest time (only when the
+    ///   postures match), and every violated rule as a sentence (empty: it passes).
+    public static func judge(events: [PostureEvent], holds: Set<PostureHold>, expected: [PostureScenario.Expectation],
+                             expectedHolds: Set<PostureHold> = [], firstSampleTime: Double?) -> (latencies: [Double], failures: [String]) {
         var failures: [String] = []
         var latencies: [Double] = []
-        let got = events.map(\.posture), want = scenario.expected.map(\.posture)
+        let got = events.map(\.posture), want = expected.map(\.posture)
         if got != want {
             failures.append("events \(Self.describe(events)) but expected \(want.map(\.rawValue).joined(separator: ", "))")
         } else {
-            for (event, expectation) in zip(events, scenario.expected) {
+            for (event, expectation) in zip(events, expected) {
                 if let moveStart = expectation.moveStart, event.time < moveStart {
                     failures.append("\(event.posture) at \(Self.format(event.time)) s, before the move began at \(Self.format(moveStart)) s")
                 }
@@ -61,7 +78,7 @@ public struct PostureScenarioRun: Sendable {
                     failures.append("\(event.posture) came \(Self.format(latency)) s after the machine came to rest (budget \(Self.latencyBudget) s)")
                 }
             }
-            if let first = events.first, scenario.expected.first?.restTime == nil, let start = samples.first?.time,
+            if let first = events.first, expected.first?.restTime == nil, let start = firstSampleTime,
                first.time - start > Self.firstDecisionBudget {
                 failures.append("first decision took \(Self.format(first.time - start)) s")
             }
@@ -70,12 +87,11 @@ public struct PostureScenarioRun: Sendable {
             if let angle = event.hingeAngle, angle >= 0, angle <= 360 { continue }
             failures.append("\(event.posture) at \(Self.format(event.time)) s carries no hinge angle within 0…360")
         }
-        let missing = scenario.expectedHolds.subtracting(holds)
+        let missing = expectedHolds.subtracting(holds)
         if !missing.isEmpty {
             failures.append("never held for \(missing.map(\.rawValue).sorted().joined(separator: ", "))")
         }
-        self.latencies = latencies
-        self.failures = failures
+        return (latencies, failures)
     }
 
     static func describe(_ events: [PostureEvent]) -> String {

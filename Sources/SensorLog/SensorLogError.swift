@@ -20,7 +20,7 @@ public struct SensorLogError: Error, Sendable, Equatable, CustomStringConvertibl
         case emptyFile
         /// The first line is not `# orientationd-log v1` (nor any other version of that line).
         case notALog(found: String)
-        /// The first line is `# orientationd-log VERSION` with a version other than `v1`.
+        /// The first line is `# orientationd-log VERSION` with a version other than `v1`, `v2`, `v3`.
         case unsupportedVersion(String)
         /// A data-looking line came before the column header.
         case dataBeforeHeader
@@ -28,14 +28,17 @@ public struct SensorLogError: Error, Sendable, Equatable, CustomStringConvertibl
         case missingHeader
         /// The header names a column this reader does not know.
         case unknownColumn(String)
-        /// A v1 log names a column that exists from v2 on (`light`, `proximity`).
-        case columnNeedsV2(String)
+        /// A log names a column that exists only from a later version on (`light`, `proximity`:
+        /// v2; `base_x`, `base_y`, `base_z`, `lid`: v3).
+        case columnNeedsVersion(String, version: Int)
         /// The header names a column twice.
         case duplicateColumn(String)
         /// The header lacks a required column (`time`, `accel_x`, `accel_y`, `accel_z`).
         case missingColumn(String)
         /// The header has some but not all of `gyro_x`, `gyro_y`, `gyro_z`.
         case partialGyroColumns(found: Int)
+        /// The header has some but not all of `base_x`, `base_y`, `base_z`.
+        case partialBaseColumns(found: Int)
         /// A data line has the wrong number of comma-separated cells.
         case cellCount(expected: Int, found: Int)
         /// A cell is neither empty, a decimal number, nor (outside `time`) nan/inf.
@@ -44,6 +47,18 @@ public struct SensorLogError: Error, Sendable, Equatable, CustomStringConvertibl
         case emptyCell(column: String)
         /// Some but not all gyro cells of a row are filled.
         case partialGyroCells(found: Int)
+        /// Some but not all `accel_*` cells of a row are filled (a v3 log with a base or lid
+        /// column, where a row may carry another sensor's reading instead).
+        case partialAccelCells(found: Int)
+        /// Some but not all `base_*` cells of a row are filled.
+        case partialBaseCells(found: Int)
+        /// A `lid` cell is neither empty, `0` (open) nor `1` (shut).
+        case notALidState(text: String)
+        /// A row without a display reading (empty `accel_*` cells) fills a cell that belongs to
+        /// the display's reading (`gyro_*`, `light`, `proximity`).
+        case cellWithoutAccel(column: String)
+        /// A row carries no reading at all: `accel_*`, `base_*` and `lid` all empty.
+        case emptyRow
         /// A sample's time is not greater than the previous sample's.
         case timeNotIncreasing(time: Double, previous: Double)
         /// A sample's time is greater than the previous one's, but less than the log's resolution
@@ -94,7 +109,7 @@ public struct SensorLogError: Error, Sendable, Equatable, CustomStringConvertibl
             return "not an orientationd log: the first line must be \"\(logMagic)\", found \"\(found)\""
                 + (csv ? "; for a CSV from another tool, convert it first: orientationctl import --help" : "")
         case .unsupportedVersion(let version):
-            return "unsupported log version \"\(version)\"; this reader understands v1 and v2"
+            return "unsupported log version \"\(version)\"; this reader understands v1, v2 and v3"
         case .dataBeforeHeader:
             return "data before the column header \"\(canonicalHeaderHint)\""
         case .missingHeader:
@@ -102,15 +117,26 @@ public struct SensorLogError: Error, Sendable, Equatable, CustomStringConvertibl
         case .unknownColumn(let name):
             return "unknown column \"\(name)\" (known: \(ColumnRole.allNames.joined(separator: ", ")))"
         case .duplicateColumn(let name): return "duplicate column \"\(name)\""
-        case .columnNeedsV2(let name): return "column \"\(name)\" needs a v2 log (first line \"\(logMagicV2)\")"
+        case .columnNeedsVersion(let name, let version):
+            return "column \"\(name)\" needs a v\(version) log (first line \"\(logMagicPrefix)v\(version)\")"
         case .missingColumn(let name): return "missing required column \"\(name)\""
         case .partialGyroColumns(let found):
             return "gyro columns must be all three or none, found \(found) of 3"
+        case .partialBaseColumns(let found):
+            return "base columns must be all three or none, found \(found) of 3"
         case .cellCount(let expected, let found): return "expected \(expected) cells, found \(found)"
         case .notANumber(let column, let text): return "column \(column): \"\(text)\" is not a number"
         case .emptyCell(let column): return "column \(column): empty cell"
         case .partialGyroCells(let found):
             return "gyro cells must be all empty or all filled, found \(found) of 3"
+        case .partialAccelCells(let found):
+            return "accel cells must be all empty or all filled, found \(found) of 3"
+        case .partialBaseCells(let found):
+            return "base cells must be all empty or all filled, found \(found) of 3"
+        case .notALidState(let text): return "column lid: \"\(text)\" is not 0 (open) or 1 (shut)"
+        case .cellWithoutAccel(let column):
+            return "column \(column): filled on a row without an accel reading (such a row carries only base_* and lid)"
+        case .emptyRow: return "the row carries no reading: accel_*, base_* and lid are all empty"
         case .timeNotIncreasing(let time, let previous):
             return "time \(time) does not increase (previous sample at \(previous))"
         case .timeBelowResolution(let time, let previous):
@@ -156,4 +182,8 @@ public struct SensorLogError: Error, Sendable, Equatable, CustomStringConvertibl
 let logMagic = "# orientationd-log v1"
 /// The magic line of a log with light or proximity columns.
 let logMagicV2 = "# orientationd-log v2"
+/// The magic line of a log with a convertible's base accelerometer or lid switch (issue 30).
+let logMagicV3 = "# orientationd-log v3"
+/// The magic line without its version.
+let logMagicPrefix = "# orientationd-log "
 let canonicalHeaderHint = "time,accel_x,accel_y,accel_z,..."

@@ -1,16 +1,18 @@
 import Glibc
 import OrientationCore
 
-/// Streams ``Sample``s out of a v1 or v2 orientationd log (docs/LOG-FORMAT.md; v2 adds the
-/// optional `light` and `proximity` columns).
+/// Streams ``Sample``s (or whole rows, ``SensorLogRecord``) out of a v1, v2 or v3 orientationd
+/// log (docs/LOG-FORMAT.md; v2 adds the optional `light` and `proximity` columns, v3 a
+/// convertible's `base_x`, `base_y`, `base_z` and `lid`).
 ///
 /// The magic line, metadata and column header are read when the reader is created, so problems
 /// with them are thrown by the initialiser. Samples are then produced one at a time by ``next()``;
 /// the file is read in 256 KiB chunks and never held in memory whole.
 ///
 /// Contract:
-/// - Every data line yields either a sample or a ``SensorLogError`` naming the file and line; no
-///   malformed line is skipped silently. Blank lines and `#` comment lines are skipped.
+/// - Every data line yields either a record (``nextRecord()``; ``next()`` passes over the rows
+///   without a display reading) or a ``SensorLogError`` naming the file and line; no malformed
+///   line is skipped silently. Blank lines and `#` comment lines are skipped.
 /// - After an error about one data line (bad cell, wrong cell count, time not increasing, line
 ///   too long) that line is consumed; calling ``next()`` again continues with the following line,
 ///   and "previous time" stays that of the last sample returned. A read error is final: it is
@@ -26,6 +28,14 @@ public struct SensorLogReader: ~Copyable {
     /// True when the header has the `gyro_x`, `gyro_y`, `gyro_z` columns (rows may still leave them
     /// empty; such samples have a `nil` angular rate).
     public let hasGyroscope: Bool
+    /// True when the header has the `base_x`, `base_y`, `base_z` columns: a convertible's base
+    /// accelerometer (v3; rows may leave them empty).
+    public let hasBase: Bool
+    /// True when the header has the `lid` column: a convertible's lid switch (v3).
+    public let hasLid: Bool
+    /// A row may leave the `accel_*` cells empty (it carries another sensor's reading): in a log
+    /// with a base or lid column.
+    private let accelMayBeEmpty: Bool
     /// The file name used in errors (the path, `"-"`, or the name given for in-memory data).
     public var name: String { source.name }
     /// The role of each header column, in file order.
@@ -48,6 +58,9 @@ public struct SensorLogReader: ~Copyable {
         self.metadata = header.metadata
         self.roles = header.roles
         self.hasGyroscope = header.roles.contains(where: \.isGyro)
+        self.hasBase = header.roles.contains(where: \.isBase)
+        self.hasLid = header.roles.contains(.lid)
+        self.accelMayBeEmpty = hasBase || hasLid
         self.source = source
     }
 
@@ -59,13 +72,32 @@ public struct SensorLogReader: ~Copyable {
         self.metadata = header.metadata
         self.roles = header.roles
         self.hasGyroscope = header.roles.contains(where: \.isGyro)
+        self.hasBase = header.roles.contains(where: \.isBase)
+        self.hasLid = header.roles.contains(.lid)
+        self.accelMayBeEmpty = hasBase || hasLid
         self.source = source
     }
 
-    /// The next sample, or `nil` at the end of the file.
+    /// The display accelerometer's next sample, or `nil` at the end of the file.
+    ///
+    /// In a single-sensor log that is every row. In a convertible's log (v3 with `base_*` or
+    /// `lid` columns) a row that carries only the base's reading or a lid-switch state has no
+    /// display sample and is passed over here: the orientation detector reads the display alone.
+    /// Such rows are still checked (a malformed one is an error); ``nextRecord()`` yields them.
     /// - Throws: ``SensorLogError`` for a malformed data line (that line is then skipped by the
     ///   next call) or a read failure.
     public mutating func next() throws(SensorLogError) -> Sample? {
+        while let record = try nextRecord() {
+            if let sample = record.sample { return sample }
+        }
+        return nil
+    }
+
+    /// The next row, whatever it carries, or `nil` at the end of the file (every row of a
+    /// single-sensor log carries a display sample).
+    /// - Throws: ``SensorLogError`` for a malformed data line (that line is then skipped by the
+    ///   next call) or a read failure.
+    public mutating func nextRecord() throws(SensorLogError) -> SensorLogRecord? {
         while let line = try source.nextLine() {
             guard let base = line.baseAddress else { continue }  // empty line
             let count = line.count
@@ -92,13 +124,19 @@ public struct SensorLogReader: ~Copyable {
     @inline(__always)
     private static func isBlank(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 }
 
-    private mutating func parseDataLine(_ p: UnsafePointer<UInt8>, _ n: Int) throws(SensorLogError) -> Sample {
-        var values: (Double, Double, Double, Double, Double, Double, Double) = (0, 0, 0, 0, 0, 0, 0)
+    private mutating func parseDataLine(_ p: UnsafePointer<UInt8>, _ n: Int) throws(SensorLogError) -> SensorLogRecord {
+        // time, accel x y z, gyro x y z, base x y z
+        var values: (Double, Double, Double, Double, Double, Double, Double, Double, Double, Double) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         let columnCount = roles.count
         var cell = 0
+        var accelFilled = 0
         var gyroFilled = 0
+        var baseFilled = 0
         var light: Double? = nil
         var proximity: Double? = nil
+        var lid: Bool? = nil
+        /// The first filled cell that belongs to the display's reading beside the acceleration.
+        var displayCompanion: ColumnRole? = nil
         var firstError: SensorLogError.Kind? = nil
         var i = 0
         while true {
@@ -123,11 +161,18 @@ public struct SensorLogReader: ~Copyable {
             }
             if cell < columnCount && firstError == nil {
                 let role = roles[cell]
-                if bad {
-                    var cellEnd = i
-                    while cellEnd > cellStart && Self.isBlank(p[cellEnd - 1]) { cellEnd -= 1 }
+                var cellEnd = i
+                while cellEnd > cellStart && Self.isBlank(p[cellEnd - 1]) { cellEnd -= 1 }
+                let text = { SensorLogError.quote(UnsafeBufferPointer(start: p + cellStart, count: cellEnd - cellStart)) }
+                if role == .lid {
+                    // 0 or 1 exactly (as numbers: `1.0` is 1); nothing else is a switch state.
+                    if filled {
+                        if !bad && value == 0 { lid = false } else if !bad && value == 1 { lid = true } else {
+                            firstError = .notALidState(text: text())
+                        }
+                    }
+                } else if bad {
                     let special = DecimalParser.parseSpecial(p, cellStart, cellEnd)
-                    let text = { SensorLogError.quote(UnsafeBufferPointer(start: p + cellStart, count: cellEnd - cellStart)) }
                     if let special, role != .time {
                         value = special
                     } else if special != nil {
@@ -135,13 +180,18 @@ public struct SensorLogReader: ~Copyable {
                     } else {
                         firstError = .notANumber(column: role.name, text: text())
                     }
-                } else if !filled && !role.isOptional {
+                } else if !filled && !role.isOptional && !(role.isAccel && accelMayBeEmpty) {
                     firstError = .emptyCell(column: role.name)
                 } else if role == .time && !value.isFinite {
                     firstError = .nonFiniteTime(text: SensorLogError.quote(
                         UnsafeBufferPointer(start: p + cellStart, count: i - cellStart)).trimmingBlanks())
                 }
-                if filled && role.isGyro { gyroFilled += 1 }
+                if filled {
+                    if role.isAccel { accelFilled += 1 }
+                    if role.isGyro { gyroFilled += 1 }
+                    if role.isBase { baseFilled += 1 }
+                    if displayCompanion == nil && (role.isGyro || role == .light || role == .proximity) { displayCompanion = role }
+                }
                 switch role {
                 case .time: values.0 = value
                 case .accelX: values.1 = value
@@ -152,6 +202,10 @@ public struct SensorLogReader: ~Copyable {
                 case .gyroZ: values.6 = value
                 case .light: if filled { light = value }
                 case .proximity: if filled { proximity = value }
+                case .baseX: values.7 = value
+                case .baseY: values.8 = value
+                case .baseZ: values.9 = value
+                case .lid: break
                 }
             }
             cell += 1
@@ -166,13 +220,20 @@ public struct SensorLogReader: ~Copyable {
         } else if gyroFilled != 0 {
             throw error(.partialGyroCells(found: gyroFilled))
         }
+        if accelFilled != 0 && accelFilled != 3 { throw error(.partialAccelCells(found: accelFilled)) }
+        if baseFilled != 0 && baseFilled != 3 { throw error(.partialBaseCells(found: baseFilled)) }
+        if accelFilled == 0 {
+            if let displayCompanion { throw error(.cellWithoutAccel(column: displayCompanion.name)) }
+            if baseFilled == 0 && lid == nil { throw error(.emptyRow) }
+        }
         let time = values.0
         if let previousTime, !(time > previousTime) {
             throw error(.timeNotIncreasing(time: time, previous: previousTime))
         }
         previousTime = time
-        return Sample(time: time, acceleration: Vector3(values.1, values.2, values.3), angularRate: angularRate,
-                      light: light, proximity: proximity)
+        return SensorLogRecord(time: time, acceleration: accelFilled == 3 ? Vector3(values.1, values.2, values.3) : nil,
+                               angularRate: angularRate, light: light, proximity: proximity,
+                               base: baseFilled == 3 ? Vector3(values.7, values.8, values.9) : nil, lidClosed: lid)
     }
 
     // MARK: Header
@@ -187,8 +248,12 @@ public struct SensorLogReader: ~Copyable {
         var magic = Array(first)
         if magic.starts(with: [0xEF, 0xBB, 0xBF]) { magic.removeFirst(3) }  // UTF-8 BOM
         while let last = magic.last, isBlank(last) { magic.removeLast() }
-        let version2 = magic == Array(logMagicV2.utf8)
-        if magic != Array(logMagic.utf8) && !version2 {
+        let version: Int
+        switch magic {
+        case Array(logMagic.utf8): version = 1
+        case Array(logMagicV2.utf8): version = 2
+        case Array(logMagicV3.utf8): version = 3
+        default:
             let prefix = Array("# orientationd-log ".utf8)
             if magic.starts(with: prefix) {
                 let version = SensorLogError.quote(magic[prefix.count...]).trimmingBlanks()
@@ -210,7 +275,7 @@ public struct SensorLogReader: ~Copyable {
             {
                 throw fail(.dataBeforeHeader, line: source.lineNumber)
             }
-            let roles = try parseColumns(text, line: source.lineNumber, file: source.name, version2: version2)
+            let roles = try parseColumns(text, line: source.lineNumber, file: source.name, version: version)
             return (metadata, roles)
         }
         throw fail(.missingHeader, line: nil)
@@ -225,7 +290,7 @@ public struct SensorLogReader: ~Copyable {
         return (key, value)
     }
 
-    private static func parseColumns(_ text: String, line: Int, file: String, version2: Bool) throws(SensorLogError) -> [ColumnRole] {
+    private static func parseColumns(_ text: String, line: Int, file: String, version: Int) throws(SensorLogError) -> [ColumnRole] {
         func fail(_ kind: SensorLogError.Kind) -> SensorLogError {
             SensorLogError(file: file, line: line, kind: kind)
         }
@@ -236,7 +301,7 @@ public struct SensorLogReader: ~Copyable {
                 throw fail(.unknownColumn(SensorLogError.quote(name.utf8)))
             }
             if roles.contains(role) { throw fail(.duplicateColumn(name)) }
-            if role.needsV2 && !version2 { throw fail(.columnNeedsV2(name)) }
+            if role.version > version { throw fail(.columnNeedsVersion(name, version: role.version)) }
             roles.append(role)
         }
         for role in [ColumnRole.time, .accelX, .accelY, .accelZ] where !roles.contains(role) {
@@ -244,6 +309,8 @@ public struct SensorLogReader: ~Copyable {
         }
         let gyroCount = roles.filter(\.isGyro).count
         if gyroCount != 0 && gyroCount != 3 { throw fail(.partialGyroColumns(found: gyroCount)) }
+        let baseCount = roles.filter(\.isBase).count
+        if baseCount != 0 && baseCount != 3 { throw fail(.partialBaseColumns(found: baseCount)) }
         return roles
     }
 }

@@ -2,8 +2,8 @@ import Glibc
 import OrientationCore
 
 /// Writes an orientationd log (docs/LOG-FORMAT.md) to a file, standard output, or memory: v1,
-/// or v2 when it has `light` or `proximity` columns (so a log without them stays readable by
-/// every earlier reader).
+/// v2 when it has `light` or `proximity` columns, v3 when it has a convertible's `base_*` or
+/// `lid` columns (so a log without them stays readable by every earlier reader).
 ///
 /// Output: the magic line, one `# key: value` line per metadata entry (in order), the header
 /// `time,accel_x,accel_y,accel_z` (plus `,gyro_x,gyro_y,gyro_z` when `includesGyroscope`), then
@@ -30,6 +30,9 @@ public struct SensorLogWriter: ~Copyable {
     /// The v2 columns: a sample's `light` and `proximity` (empty cells when `nil`).
     public let includesLight: Bool
     public let includesProximity: Bool
+    /// The v3 columns: a record's base accelerometer and lid switch (empty cells when `nil`).
+    public let includesBase: Bool
+    public let includesLid: Bool
     private let sink: Sink
     private var buffer: [UInt8] = []
     private var finished = false
@@ -50,7 +53,7 @@ public struct SensorLogWriter: ~Copyable {
     /// - Throws: ``SensorLogError`` for an invalid metadata key or value (nothing is created
     ///   then), or if the file cannot be opened.
     public init(path: String, metadata: SensorLogMetadata, includesGyroscope: Bool, includesLight: Bool = false,
-                includesProximity: Bool = false) throws(SensorLogError) {
+                includesProximity: Bool = false, includesBase: Bool = false, includesLid: Bool = false) throws(SensorLogError) {
         try Self.validate(metadata, name: path)
         let sink: Sink
         if path == "-" {
@@ -61,27 +64,30 @@ public struct SensorLogWriter: ~Copyable {
             sink = .file(fd: fd, closes: true)
         }
         self.init(name: path, sink: sink, metadata: metadata, includesGyroscope: includesGyroscope, includesLight: includesLight,
-                  includesProximity: includesProximity)
+                  includesProximity: includesProximity, includesBase: includesBase, includesLid: includesLid)
     }
 
     /// A writer that keeps the whole log in memory; read it with ``bytes``.
     /// - Throws: ``SensorLogError`` (file `"memory"`) for an invalid metadata key or value.
     public init(metadata: SensorLogMetadata, includesGyroscope: Bool, includesLight: Bool = false,
-                includesProximity: Bool = false) throws(SensorLogError) {
+                includesProximity: Bool = false, includesBase: Bool = false, includesLid: Bool = false) throws(SensorLogError) {
         try Self.validate(metadata, name: "memory")
         self.init(name: "memory", sink: .memory, metadata: metadata, includesGyroscope: includesGyroscope, includesLight: includesLight,
-                  includesProximity: includesProximity)
+                  includesProximity: includesProximity, includesBase: includesBase, includesLid: includesLid)
     }
 
     private init(name: String, sink: Sink, metadata: SensorLogMetadata, includesGyroscope: Bool, includesLight: Bool,
-                 includesProximity: Bool) {
+                 includesProximity: Bool, includesBase: Bool, includesLid: Bool) {
         self.name = name
         self.sink = sink
         self.includesGyroscope = includesGyroscope
         self.includesLight = includesLight
         self.includesProximity = includesProximity
+        self.includesBase = includesBase
+        self.includesLid = includesLid
         buffer.reserveCapacity(Self.flushThreshold + 256)
-        buffer.append(contentsOf: (includesLight || includesProximity ? logMagicV2 : logMagic).utf8)
+        let magic = includesBase || includesLid ? logMagicV3 : includesLight || includesProximity ? logMagicV2 : logMagic
+        buffer.append(contentsOf: magic.utf8)
         buffer.append(0x0A)
         for entry in metadata.entries {
             buffer.append(contentsOf: "# \(entry.key): \(entry.value)\n".utf8)
@@ -90,6 +96,8 @@ public struct SensorLogWriter: ~Copyable {
         if includesGyroscope { buffer.append(contentsOf: ",gyro_x,gyro_y,gyro_z".utf8) }
         if includesLight { buffer.append(contentsOf: ",light".utf8) }
         if includesProximity { buffer.append(contentsOf: ",proximity".utf8) }
+        if includesBase { buffer.append(contentsOf: ",base_x,base_y,base_z".utf8) }
+        if includesLid { buffer.append(contentsOf: ",lid".utf8) }
         buffer.append(0x0A)
         linesWritten = 2 + metadata.entries.count
     }
@@ -123,8 +131,23 @@ public struct SensorLogWriter: ~Copyable {
     ///   is written then, so a written log always reads back; if the writer is finished, or if
     ///   flushing fails.
     public mutating func write(_ sample: Sample) throws(SensorLogError) {
+        try write(SensorLogRecord(sample))
+    }
+
+    /// Appends one row of any kind (a convertible's base reading or lid-switch state, with or
+    /// without the display's reading); the cells of what the record lacks are empty, and what the
+    /// log has no column for is dropped (as a sample's angular rate without gyro columns).
+    /// - Throws: as for a ``Sample``, and ``SensorLogError/Kind/emptyRow`` for a record that
+    ///   would leave the row without any reading (no display reading, and no base reading or lid
+    ///   state the log has a column for); nothing is written then.
+    public mutating func write(_ sample: SensorLogRecord) throws(SensorLogError) {
         if finished { throw SensorLogError(file: name, line: nil, kind: .writerFinished) }
         let line = linesWritten + 1
+        let base = includesBase ? sample.base : nil
+        let lid = includesLid ? sample.lidClosed : nil
+        if sample.acceleration == nil && base == nil && lid == nil {
+            throw SensorLogError(file: name, line: line, kind: .emptyRow)
+        }
         if !sample.time.isFinite {
             let text = FixedPointFormatter.string(sample.time, decimals: 6)
             throw SensorLogError(file: name, line: line, kind: .nonFiniteTime(text: text))
@@ -144,7 +167,17 @@ public struct SensorLogWriter: ~Copyable {
         previousPrintedTime = printed
         linesWritten = line
         buffer.append(contentsOf: timeCell)
-        for v in [sample.acceleration.x, sample.acceleration.y, sample.acceleration.z] {
+        guard let acceleration = sample.acceleration else {
+            // Another sensor's row: the display's cells empty.
+            buffer.append(contentsOf: ",,,".utf8)
+            if includesGyroscope { buffer.append(contentsOf: ",,,".utf8) }
+            if includesLight { buffer.append(UInt8(ascii: ",")) }
+            if includesProximity { buffer.append(UInt8(ascii: ",")) }
+            appendConvertibleCells(base: base, lid: lid)
+            if buffer.count >= Self.flushThreshold { try flush() }
+            return
+        }
+        for v in [acceleration.x, acceleration.y, acceleration.z] {
             buffer.append(UInt8(ascii: ","))
             FixedPointFormatter.append(v, decimals: 5, to: &buffer)
         }
@@ -163,8 +196,27 @@ public struct SensorLogWriter: ~Copyable {
             buffer.append(UInt8(ascii: ","))
             if let value { FixedPointFormatter.append(value, decimals: 3, to: &buffer) }
         }
-        buffer.append(0x0A)
+        appendConvertibleCells(base: base, lid: lid)
         if buffer.count >= Self.flushThreshold { try flush() }
+    }
+
+    /// The v3 cells (base with 5 decimals, lid as 0 or 1) and the line's end.
+    private mutating func appendConvertibleCells(base: Vector3?, lid: Bool?) {
+        if includesBase {
+            if let base {
+                for v in [base.x, base.y, base.z] {
+                    buffer.append(UInt8(ascii: ","))
+                    FixedPointFormatter.append(v, decimals: 5, to: &buffer)
+                }
+            } else {
+                buffer.append(contentsOf: ",,,".utf8)
+            }
+        }
+        if includesLid {
+            buffer.append(UInt8(ascii: ","))
+            if let lid { buffer.append(lid ? UInt8(ascii: "1") : UInt8(ascii: "0")) }
+        }
+        buffer.append(0x0A)
     }
 
     /// Writes buffered output now (no-op for in-memory writers); whole lines only, since

@@ -3,6 +3,8 @@ import DetectorEvaluation
 import MotionSynthesis
 import OrientationCore
 import OrientationProtocol
+import PostureCore
+import PostureSynthesis
 import SensorLog
 
 /// `orientationctl evaluate LOG…`: runs the detector over recordings and scores its events
@@ -25,7 +27,16 @@ struct Evaluate: ParsableCommand {
         specification's synthetic scenarios (`orientationctl simulate` lists them) at --rate, \
         scored by the same rules; a scenario scored short of perfect is also run against its \
         own specification, as `simulate --check` does, and the two verdicts are printed side by \
-        side. In text, standard error ends with what each number means.
+        side. In text, standard error ends with what each number means. \
+        A convertible's log (v3, with a base accelerometer or lid switch) also runs the posture \
+        detector ([posture] of --config); where the log states its truth (`expected-posture` \
+        metadata, as `simulate --posture NAME --output FILE` writes it) the posture events are \
+        judged by the posture specification's rules (exactly those postures, none before its \
+        move, each within 0.8 s of rest) on a line of their own (--json: posture_events, \
+        posture_pass, posture_failures, posture_latency_median, posture_latency_max in the \
+        log's object). --scenarios also runs every posture scenario at --rate, judged the same \
+        way, with a posture total line, before the orientation's total (--json: on standard \
+        error, with the totals).
         """
     )
 
@@ -57,7 +68,7 @@ struct Evaluate: ParsableCommand {
     @OptionGroup var pace: GovernorOptions
 
     func run() throws {
-        let configuration = try detector.configuration()
+        let (configuration, postureSettings) = try detector.configurations()
         let governor = try pace.configuration(detector: configuration)
         var output = OutputBuffer()
         var total = EvaluationScore()
@@ -66,19 +77,40 @@ struct Evaluate: ParsableCommand {
         let rate = self.rate
         var scoredLogs = 0, scoredScenarios = 0, disagreements = 0
         var paced = SampleRateGovernor.Statistics()
+        var postureTally = PostureTally()
         // Logs are streamed through the detector and the truth (issue 18: reading a 149 MB log
         // whole took 1.18 GB); a log that fails partway is reported and skipped, as before.
         var inputs: [(name: String, scenario: Scenario?)] = files.map { ($0, nil) }
         if scenarios { inputs += ScenarioCatalog.all.map { ("scenario: \($0.name)", $0) } }
         for (file, scenario) in inputs {
             let evaluation: RecordingEvaluation
+            var postureVerdict: PostureVerdict? = nil
             do {
                 if let scenario {
                     evaluation = try RecordingEvaluation(samples: scenario.samples(rate: rate, gyroscope: !ignoreGyro),
                                                          configuration: configuration, ignoreGyroscope: ignoreGyro, governor: governor)
                 } else {
                     var reader = try SensorLogReader(path: file)
-                    evaluation = try RecordingEvaluation(configuration: configuration, ignoreGyroscope: ignoreGyro, governor: governor) { try reader.next() }
+                    // A convertible's log: its rows feed the posture detector on the way, the
+                    // display's samples go on to the orientation detector.
+                    var posture = reader.hasBase || reader.hasLid ? try PostureReplay(configuration: postureSettings.detector) : nil
+                    let metadata = reader.metadata
+                    evaluation = try RecordingEvaluation(configuration: configuration, ignoreGyroscope: ignoreGyro, governor: governor) {
+                        while let record = try reader.nextRecord() {
+                            if posture != nil { _ = posture!.feed(record) }
+                            if let sample = record.sample { return sample }
+                        }
+                        return nil
+                    }
+                    if let posture {
+                        do {
+                            postureVerdict = try PostureVerdict(posture, metadata: metadata)
+                        } catch {
+                            output.flush()
+                            printError("orientationctl: \(file): \(error)")
+                            failed = true
+                        }
+                    }
                 }
             } catch let error as SensorLogError {
                 output.flush()
@@ -94,10 +126,12 @@ struct Evaluate: ParsableCommand {
             paced.woken += evaluation.governor.woken
             scored += 1
             if scenario == nil { scoredLogs += 1 } else { scoredScenarios += 1 }
+            if let postureVerdict { postureTally.add(postureVerdict, scenario: false) }
             if json {
-                output.appendLine(Self.json(score, log: file))
+                output.appendLine(Self.json(score, log: file, posture: postureVerdict))
             } else {
                 output.appendLine("\(file): \(Self.text(score))")
+                if let postureVerdict { output.appendLine("\(file): posture: \(postureVerdict.text)") }
                 if verbose { for line in Self.details(score) { output.appendLine("  " + line) } }
                 if let scenario, score.missed + score.spurious > 0 {
                     // Reconcile with `simulate --check`: the same motion, judged by its own
@@ -111,6 +145,21 @@ struct Evaluate: ParsableCommand {
                 }
             }
         }
+        if scenarios {
+            // The posture specification (issue 30), each scenario judged by its own rules at
+            // --rate. Before the orientation's total, which stays the last line; with --json on
+            // standard error, as the totals are, so that standard output keeps one object per
+            // log in the orientation's form.
+            for scenario in PostureScenarioCatalog.all {
+                let verdict = PostureVerdict(try PostureScenarioRun(scenario, rate: rate, configuration: postureSettings.detector))
+                postureTally.add(verdict, scenario: true)
+                let line = "posture scenario: \(scenario.name): \(verdict.text)"
+                if json { printError(line) } else { output.appendLine(line) }
+            }
+        }
+        if postureTally.judged > 0 {
+            if json { printError(postureTally.line) } else { output.appendLine(postureTally.line) }
+        }
         output.flush()
         if scored > 0 {
             var counted: [String] = []
@@ -121,6 +170,7 @@ struct Evaluate: ParsableCommand {
                 output.appendLine(line)
                 output.flush()
                 for note in Self.legend(total, scenarios: scoredScenarios > 0, disagreements: disagreements) { printError(note) }
+                if postureTally.judged > 0 { printError(PostureVerdict.legend) }
                 if governor.isEnabled { printError(Self.governorNote(paced, interval: governor.stillInterval)) }
             }
         }
@@ -187,7 +237,9 @@ struct Evaluate: ParsableCommand {
         return lines.sorted { $0.0 < $1.0 }.map(\.1)
     }
 
-    static func json(_ score: EvaluationScore, log: String) -> String {
+    /// One log's object; a convertible's log adds its posture verdict's `posture_*` members
+    /// (``PostureVerdict/jsonMembers``) before `log`.
+    static func json(_ score: EvaluationScore, log: String, posture: PostureVerdict? = nil) -> String {
         let seconds = { (x: Double?) -> JSONValue in x.map { .number(($0 * 1e6).rounded() / 1e6) } ?? .null }
         return JSONWriter.serialize(.object([
             ("transitions", .number(Double(score.transitions))),
@@ -197,6 +249,7 @@ struct Evaluate: ParsableCommand {
             ("spurious", .number(Double(score.spurious))),
             ("latency_median", seconds(score.latencyMedian)),
             ("latency_max", seconds(score.latencyMax)),
+        ] + (posture?.jsonMembers ?? []) + [
             ("log", .string(log)),
         ]))
     }

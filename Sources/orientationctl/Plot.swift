@@ -1,6 +1,7 @@
 import ArgumentParser
 import DetectorEvaluation
 import OrientationCore
+import PostureCore
 import SensorLog
 
 /// `orientationctl plot LOG -o FILE.svg`: one self-contained SVG timeline of what the detector
@@ -20,8 +21,11 @@ struct Plot: ParsableCommand {
         recording). The detector takes the whole log from its start \
         whatever the range, so the state shown is the state the daemon would have had. A file \
         is read twice (its time span, then the drawing), so memory stays the same whatever its \
-        length; standard input is read once and keeps about 40 bytes a sample. Exit \
-        status 1 on a malformed log or a bad range.
+        length; standard input is read once and keeps about 40 bytes a sample. A convertible's \
+        log (v3, with a base accelerometer or lid switch) adds, beneath the time axis, the hinge \
+        angle with the posture boundaries (the [posture] section of --config) and the \
+        stretches the posture detector held (hover: why), and the published posture with its \
+        events; these keep about 40 bytes a reading. Exit status 1 on a malformed log or a bad range.
         """
     )
 
@@ -46,7 +50,7 @@ struct Plot: ParsableCommand {
     @OptionGroup var detector: DetectorOptions
 
     func run() throws {
-        let configuration = try detector.configuration()
+        let (configuration, postureSettings) = try detector.configurations()
         // The title lists every parameter that differs from its default (--set or --config);
         // the notes say where they came from.
         var notes: [String] = []
@@ -56,15 +60,32 @@ struct Plot: ParsableCommand {
         // span, so that the second pass keeps only the detector states this one drawing shows
         // (a few per pixel column; TimelineRowThinner). Standard input, read once, keeps one
         // state per sample (about 40 bytes).
-        let plot: TimelinePlot
+        var plot: TimelinePlot
         do {
             var drawing: TimelinePlot.Drawing? = nil
             if file != "-", let span = try Self.span(of: file) {
                 drawing = TimelinePlot.Drawing(width: width, from: from, to: to, span: span)
             }
             var reader = try SensorLogReader(path: file)
+            // A convertible's log: each row feeds the posture detector on the way, and its state
+            // after each is kept for the hinge and posture lanes.
+            var posture = reader.hasBase || reader.hasLid ? try PostureReplay(configuration: postureSettings.detector) : nil
+            var postureRows: [PostureTimeline.Row] = []
             plot = try TimelinePlot(name: file == "-" ? "standard input" : file, configuration: configuration,
-                                    ignoreGyroscope: ignoreGyro, notes: notes, drawing: drawing) { try reader.next() }
+                                    ignoreGyroscope: ignoreGyro, notes: notes, drawing: drawing) {
+                while let record = try reader.nextRecord() {
+                    if posture != nil {
+                        _ = posture!.feed(record)
+                        let d = posture!.detector
+                        postureRows.append(PostureTimeline.Row(time: record.time, hingeAngle: d.hingeAngle, posture: d.posture, hold: d.hold))
+                    }
+                    if let sample = record.sample { return sample }
+                }
+                return nil
+            }
+            if let posture {
+                plot.posture = PostureTimeline(rows: postureRows, events: posture.events, configuration: postureSettings.detector)
+            }
         } catch let error as SensorLogError {
             throw CleanExit.message(error.description, failing: true)
         } catch let error as PlotError {
@@ -82,7 +103,8 @@ struct Plot: ParsableCommand {
             out.flush()
         } else {
             try writeFile(output, Array(svg.utf8))
-            printError("wrote \(output) (\(svg.utf8.count) bytes, \(plot.evaluation.events.count) events)")
+            let postureEvents = plot.posture.map { ", \($0.events.count) posture events" } ?? ""
+            printError("wrote \(output) (\(svg.utf8.count) bytes, \(plot.evaluation.events.count) events\(postureEvents))")
         }
     }
 

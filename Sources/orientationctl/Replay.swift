@@ -1,5 +1,6 @@
 import ArgumentParser
 import OrientationCore
+import PostureCore
 import SensorLog
 
 /// `orientationctl replay FILE`: runs the detector over a recorded log as fast as possible and
@@ -10,11 +11,15 @@ struct Replay: ParsableCommand {
         abstract: "Run the detector over a recorded sensor log and print the orientation events.",
         discussion: """
         Prints one line per event, `time orientation`, or with --json one object per line with \
-        time, orientation and previous. --trace prints the detector's state after every sample as \
-        CSV instead. --still-interval 0.5 skips the samples orientationd would not read from a \
+        time, orientation and previous. --trace prints the orientation detector's state after every \
+        sample as CSV instead. --still-interval 0.5 skips the samples orientationd would not read from a \
         polled sensor while the device lies still (its rate governor). A summary goes to \
-        standard error. Exit status 1 on a malformed log, with the \
-        file and line of the problem.
+        standard error. A convertible's log (v3, with a base accelerometer or lid switch: \
+        `orientationctl simulate --posture NAME --output FILE`) also runs the posture detector, \
+        with the [posture] section of --config, and prints its events among the orientation \
+        events, `time posture: laptop (hinge 112°)` (--json: time, posture, previous, hinge), \
+        with a second summary line saying how long it held and why. Exit status 1 on a \
+        malformed log, with the file and line of the problem.
         """
     )
 
@@ -38,7 +43,7 @@ struct Replay: ParsableCommand {
     @OptionGroup var pace: GovernorOptions
 
     func run() throws {
-        let configuration = try detector.configuration()
+        let (configuration, postureSettings) = try detector.configurations()
         var detector = try OrientationDetector(configuration: configuration)
         var governor = SampleRateGovernor(configuration: try pace.configuration(detector: configuration))
         var reader: SensorLogReader
@@ -52,8 +57,17 @@ struct Replay: ParsableCommand {
         // As the daemon's pipeline does: a log recorded from a device with a wrong scale replays
         // as the daemon would have published it (a correct one is untouched).
         var normalizer = GravityNormalizer()
+        // A convertible's log: the posture detector beside the orientation detector (the
+        // orientation's trace stays the orientation's alone).
+        var posture = reader.hasBase || reader.hasLid ? try PostureReplay(configuration: postureSettings.detector) : nil
         do {
-            while var sample = try reader.next() {
+            while let record = try reader.nextRecord() {
+                if posture != nil {
+                    for event in posture!.feed(record) where !trace {
+                        output.appendLine(json ? PostureEventFormat.json(event) : PostureEventFormat.text(event))
+                    }
+                }
+                guard var sample = record.sample else { continue }
                 if ignoreGyro { sample.angularRate = nil }
                 sample = normalizer.normalize(sample)
                 guard governor.admits(sample) else { continue }
@@ -74,6 +88,7 @@ struct Replay: ParsableCommand {
             printError("the recording's scale is wrong: a still device reads \(Import.significant(measured)) per g; replayed rescaled by \(Import.significant(normalizer.factor)), as orientationd would")
         }
         if !quiet { printError(Self.summary(detector.statistics, governor: governor.statistics)) }
+        if !quiet, let posture { printError(posture.summary) }
     }
 
     static func summary(_ s: OrientationDetector.Statistics, governor: SampleRateGovernor.Statistics = .init()) -> String {

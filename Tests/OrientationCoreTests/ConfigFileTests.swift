@@ -1,4 +1,5 @@
 import OrientationCore
+import PostureCore
 import Testing
 import TestSupport
 
@@ -77,6 +78,12 @@ import TestSupport
         #expect(file.entries(in: "server").count == 12)
         #expect(file.entries(in: "sensor").count == 9)  // IIOSettings.keys
         #expect(file.entries(in: "light").count == 2 && file.entries(in: "proximity").count == 1 && file.entries(in: "compass").count == 1)
+        #expect(file.entries(in: "posture").count == PostureSettings.keys.count)
+        var posture = PostureSettings()
+        posture.detector.settleTime = 42
+        posture.tabletModeSwitch = true
+        try posture.apply(file)
+        #expect(posture == PostureSettings())
         var configuration = OrientationDetector.Configuration()
         configuration.settleTime = 42
         try configuration.apply(file)

@@ -118,9 +118,9 @@ import Testing
     }
 
     static let nearMisses: [(text: String, message: String)] = [
-        ("[sensors]\n", "t.conf:1: unknown section [sensors]; did you mean [sensor]? known sections: [compass], [dbus], [detector], [light], [proximity], [sensor], [server]"),
-        ("[Detector]\n", "t.conf:1: unknown section [Detector]; did you mean [detector]? known sections: [compass], [dbus], [detector], [light], [proximity], [sensor], [server]"),
-        ("[nothing-alike]\n", "t.conf:1: unknown section [nothing-alike]; known sections: [compass], [dbus], [detector], [light], [proximity], [sensor], [server]"),
+        ("[sensors]\n", "t.conf:1: unknown section [sensors]; did you mean [sensor]? known sections: [compass], [dbus], [detector], [light], [posture], [proximity], [sensor], [server]"),
+        ("[Detector]\n", "t.conf:1: unknown section [Detector]; did you mean [detector]? known sections: [compass], [dbus], [detector], [light], [posture], [proximity], [sensor], [server]"),
+        ("[nothing-alike]\n", "t.conf:1: unknown section [nothing-alike]; known sections: [compass], [dbus], [detector], [light], [posture], [proximity], [sensor], [server]"),
     ]
 
     @Test(arguments: nearMisses)

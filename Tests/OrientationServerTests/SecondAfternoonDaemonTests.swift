@@ -36,11 +36,11 @@ import Testing
             "\(config):4: face-up-exit-tilt (60.0) must be above 0 and below face-up-enter-tilt (40.0), or face-up could never be left",
             "\(config):5: dead-band: \"lots\" is not a number (in deg, such as 45 or 45 deg)",
             "\(config):6: unknown detector parameter sttle-time; did you mean 'settle-time'?",
-            "\(config):7: unknown section [sensors]; did you mean [sensor]? known sections: [compass], [dbus], [detector], [light], [proximity], [sensor], [server]",
+            "\(config):7: unknown section [sensors]; did you mean [sensor]? known sections: [compass], [dbus], [detector], [light], [posture], [proximity], [sensor], [server]",
             "\(config):10: unknown server setting sockt; did you mean 'socket'? known: socket, socket-mode, socket-group, privileged-group, max-clients, "
                 + "max-clients-per-user, reserved-clients, idle-timeout, max-output-buffer, max-line-length, requests-per-second, request-burst",
             "\(config):11: max-clients: must be a positive whole number, not \"0\"",
-            "\(config):12: unknown section [Detector]; did you mean [detector]? known sections: [compass], [dbus], [detector], [light], [proximity], [sensor], [server]",
+            "\(config):12: unknown section [Detector]; did you mean [detector]? known sections: [compass], [dbus], [detector], [light], [posture], [proximity], [sensor], [server]",
             "\(config):14: enable: must be true or false, not \"maybe\"",
             "\(config): not valid (9 problems)",
         ], "\(check.stderr)")

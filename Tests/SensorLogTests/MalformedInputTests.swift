@@ -13,12 +13,14 @@ let malformedCases: [(input: String, error: String, samplesBefore: Int)] = [
      "t.log:1: not an orientationd log: the first line must be \"# orientationd-log v1\", found \"time,accel_x,accel_y,accel_z\"; for a CSV from another tool, convert it first: orientationctl import --help", 0),
     ("\u{1}binary\u{0}garbage that goes on and on and on for a long while\n",
      "t.log:1: not an orientationd log: the first line must be \"# orientationd-log v1\", found \"?binary?garbage that goes on and on and …\"", 0),
-    ("# orientationd-log v3\ntime,accel_x,accel_y,accel_z\n",
-     "t.log:1: unsupported log version \"v3\"; this reader understands v1 and v2", 0),
+    // v3 exists since issue 30 (a convertible's base accelerometer and lid switch): v4 is the
+    // version from the future now.
+    ("# orientationd-log v4\ntime,accel_x,accel_y,accel_z\n",
+     "t.log:1: unsupported log version \"v4\"; this reader understands v1, v2 and v3", 0),
     (magic + "# device: d\n0.0,1,2,3\n", "t.log:3: data before the column header \"time,accel_x,accel_y,accel_z,...\"", 0),
     (magic + "# device: d\n\n", "t.log: the file ends before the column header \"time,accel_x,accel_y,accel_z,...\"", 0),
     (magic + "time,accel_x,accel_y,accel_z,foo\n",
-     "t.log:2: unknown column \"foo\" (known: time, accel_x, accel_y, accel_z, gyro_x, gyro_y, gyro_z, light, proximity)", 0),
+     "t.log:2: unknown column \"foo\" (known: time, accel_x, accel_y, accel_z, gyro_x, gyro_y, gyro_z, light, proximity, base_x, base_y, base_z, lid)", 0),
     (magic + "time,accel_x,accel_x,accel_y,accel_z\n", "t.log:2: duplicate column \"accel_x\"", 0),
     (magic + "time,accel_x,accel_z\n", "t.log:2: missing required column \"accel_y\"", 0),
     (magic + "accel_x,accel_y,accel_z\n", "t.log:2: missing required column \"time\"", 0),
