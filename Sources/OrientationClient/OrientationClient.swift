@@ -39,16 +39,19 @@ public struct OrientationClient: Sendable {
         public var subscribers: Int
         /// The light, proximity and compass sensors (empty from a daemon before topics).
         public var sensors: [AuxiliarySensorState] = []
+        /// A convertible's posture as last published (`nil` from a daemon before issue 30).
+        /// `get` opens nothing: while nobody subscribes to `posture` it is `unknown`.
+        public var posture: PostureState? = nil
     }
 
     /// The current state without subscribing (so without opening the sensor).
     public func get() async throws -> Snapshot {
         try await withConnection { connection in
             let reply = try await connection.request(.get)
-            guard case let .state(state, age, active, subscribers, sensors, _, _) = reply else {
+            guard case let .state(state, age, active, subscribers, sensors, posture, _) = reply else {
                 throw OrientationClientError.unexpectedReply(reply.line)
             }
-            return Snapshot(state: state, age: age, sensorActive: active, subscribers: subscribers, sensors: sensors)
+            return Snapshot(state: state, age: age, sensorActive: active, subscribers: subscribers, sensors: sensors, posture: posture)
         }
     }
 
@@ -111,6 +114,7 @@ public struct OrientationClient: Sendable {
                             case .lock(let s, _): continuation.yield(.lock(s))
                             case .sensor(let s): if sensorChanges { continuation.yield(.sensor(s)) }
                             case .reading(let r): continuation.yield(.reading(r))
+                            case .posture(let p): continuation.yield(.posture(p))
                             case .goodbye(let why): reason = why
                             case .error(let error, _): reason = "\(error)"
                             default: break

@@ -11,6 +11,9 @@ public enum OrientationUpdate: Hashable, Sendable {
     /// A light, proximity or compass sensor's reading or presence changed (only for the topics
     /// asked for; after `.connected`, once with each one's current state).
     case reading(AuxiliarySensorState)
+    /// A convertible's posture changed (only with the `posture` topic; after `.connected`, once
+    /// with the current state).
+    case posture(PostureState)
     /// The connection ended (daemon stopped, restarted, or unreachable); a reconnect follows
     /// unless the policy gave up.
     case disconnected(reason: String)
@@ -19,7 +22,7 @@ public enum OrientationUpdate: Hashable, Sendable {
     public var state: OrientationState? {
         switch self {
         case .connected(let s), .orientation(let s), .lock(let s), .sensor(let s): s
-        case .disconnected, .reading: nil
+        case .disconnected, .reading, .posture: nil
         }
     }
 }

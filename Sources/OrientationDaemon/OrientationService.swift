@@ -239,8 +239,10 @@ public final class OrientationService: Sendable {
     /// before changing anything: on a throw nothing changed.
     /// - Throws: the first problem (a detector parameter, an unknown privileged group).
     public func reload(detector: OrientationDetector.Configuration, server new: ServerConfiguration,
-                       sensor: IIOSettings?, auxiliarySensors: AuxiliarySettings? = nil) async throws -> ReloadOutcome {
+                       sensor: IIOSettings?, auxiliarySensors: AuxiliarySettings? = nil,
+                       posture postureConfiguration: PostureDetector.Configuration? = nil) async throws -> ReloadOutcome {
         _ = try OrientationDetector(configuration: detector)
+        if let postureConfiguration { _ = try PostureDetector(configuration: postureConfiguration) }
         var outcome = ReloadOutcome()
         outcome.needRestart = try await server.reconfigure(new)
         try pipeline.reconfigure(detector)
@@ -249,6 +251,7 @@ public final class OrientationService: Sendable {
             pipeline.restart()
         }
         if let auxiliarySensors, let auxiliary { await auxiliary.update(settings: auxiliarySensors) }
+        if let postureConfiguration { try posture?.reconfigure(postureConfiguration) }
         return outcome
     }
 

@@ -64,7 +64,6 @@ public final class PostureService: Sendable {
     }
 
     private let inner: Mutex<Inner>
-    private let configuration: PostureDetector.Configuration
     private let source: DiscoveringAccelerometerSource
     private let tap: SampleTap
     private let claims: ClaimSources
@@ -84,7 +83,6 @@ public final class PostureService: Sendable {
                 releaseDelay: Double = SensorPipeline.defaultReleaseDelay,
                 onChange: @escaping @Sendable (PostureState) -> Void) throws(ConfigurationError) {
         let detector = try PostureDetector(configuration: configuration)
-        self.configuration = configuration
         self.source = source
         self.tap = tap
         self.claims = claims
@@ -135,6 +133,21 @@ public final class PostureService: Sendable {
         }
         callbacks.drain()
         if kick { reconcileSoon() }
+    }
+
+    /// Uses `configuration` from now on (a reload): a fresh detector, at once if the sensors are
+    /// open (what the old one had decided is published again by the new one within its settle
+    /// time).
+    /// - Throws: ``ConfigurationError`` for an invalid configuration; nothing changes then.
+    public func reconfigure(_ configuration: PostureDetector.Configuration) throws(ConfigurationError) {
+        let detector = try PostureDetector(configuration: configuration)
+        inner.withLock { inner in
+            guard inner.detector.configuration != configuration else { return }
+            inner.detector = detector
+            inner.merger = PostureSampleMerger(maximumLag: configuration.pairingWindow)
+            if inner.runner != nil { resetDetector(&inner) }
+        }
+        callbacks.drain()
     }
 
     /// Closes the sensors and waits for the base reader's end (shutdown).

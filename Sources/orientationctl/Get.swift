@@ -24,7 +24,8 @@ struct Get: AsyncParsableCommand {
             print(UpdateFormat.json(type: "state", state, extra: [
                 ("age", snapshot.age.map { .number($0) } ?? .null), ("sensor-active", .bool(snapshot.sensorActive)),
                 ("subscribers", .number(Double(snapshot.subscribers))),
-            ] + snapshot.sensors.map { ($0.kind.rawValue, .object($0.members)) }))
+            ] + snapshot.sensors.map { ($0.kind.rawValue, .object($0.members)) }
+              + (snapshot.posture.map { [("posture", .object($0.members))] } ?? [])))
             return
         }
         print("orientation: \(state.orientation.rawValue)")
@@ -36,5 +37,7 @@ struct Get: AsyncParsableCommand {
         print("subscribers: \(snapshot.subscribers)")
         // Last known values: `get` opens nothing, so a sensor nobody subscribes to shows its last reading.
         for sensor in snapshot.sensors { print("\("\(sensor.kind):".padding(to: 13))\(ReadingFormat.value(sensor))") }
+        // A convertible's posture, as last measured (only while someone subscribes to it).
+        if let posture = snapshot.posture, posture.present { print("posture:     \(PostureEventFormat.describe(posture))") }
     }
 }

@@ -44,8 +44,7 @@ struct Monitor: AsyncParsableCommand {
         var connectedOnce = false
         var lastFailure: String? = nil
         var sensor: SensorStatus? = nil
-        let kinds = sensors.kinds
-        let topics: [SubscriptionTopic]? = kinds.isEmpty ? nil : [.orientation] + kinds.map(SubscriptionTopic.init)
+        let topics = sensors.topics
         for await update in client.updates(reconnect: once ? .never : .default, sensorChanges: true, topics: topics) {
             switch update {
             case .connected(let state):
@@ -67,6 +66,8 @@ struct Monitor: AsyncParsableCommand {
                 sensor = state.sensor
             case .reading(let sensor):
                 output.appendLine(json ? ReadingFormat.json(sensor) : ReadingFormat.text(sensor))
+            case .posture(let posture):
+                output.appendLine(json ? ServerMessage.posture(posture).line : "posture \(PostureEventFormat.describe(posture))")
             case .disconnected(let reason):
                 // Never connected with --once: said once, with the reason, below (issue 27: the
                 // error came twice, the second time without why).

@@ -137,6 +137,8 @@ struct MonitorSensorLines {
             return lines.isEmpty ? [] : hold(lines)
         case .reading(let sensor):
             return reading(sensor)
+        case .posture:
+            return []  // the peer has no posture
         case .sensor(let current):
             // The accelerometer coming or going (hotplug), as the peer's HasAccelerometer change
             // prints it; the sensor's other states have no line in the peer's monitor-sensor.

@@ -1,3 +1,4 @@
+import OrientationCore
 import OrientationProtocol
 import PostureCore
 
@@ -14,6 +15,16 @@ enum PostureEventFormat {
     static func describe(_ event: PostureEvent) -> String {
         if let angle = event.hingeAngle { return "\(event.posture.rawValue) (hinge \(Int(angle.rounded()))°)" }
         return event.posture == .closed ? "closed (lid switch)" : event.posture.rawValue
+    }
+
+    /// A live posture state (`get`, `monitor`): `laptop (hinge 112°)`; `unknown
+    /// (closed-or-folded-back)` with why it is unknown; `no base accelerometer` on a machine that
+    /// is not a convertible.
+    static func describe(_ state: PostureState) -> String {
+        guard state.present else { return "no base accelerometer" }
+        if let angle = state.hingeAngle { return "\(state.posture.rawValue) (hinge \(Int(angle.rounded()))°)" }
+        if state.posture == .unknown, let hold = state.hold { return "unknown (\(hold.rawValue))" }
+        return state.posture == .closed ? "closed (lid switch)" : state.posture.rawValue
     }
 
     /// `{"time":12.345000,"posture":"laptop","previous":"closed","hinge":112.3}`: the

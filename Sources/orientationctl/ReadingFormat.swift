@@ -35,6 +35,14 @@ struct TopicOptions: ParsableArguments {
     var proximity = false
     @Flag(help: "Also show the compass heading (degrees from magnetic north).")
     var compass = false
+    @Flag(help: "Also show a convertible's posture (laptop, tent, tablet, ...; opens both accelerometers while running).")
+    var posture = false
+
+    /// The topics to subscribe to besides the orientation, `nil` for the orientation alone.
+    var topics: [SubscriptionTopic]? {
+        let extra = kinds.map(SubscriptionTopic.init) + (posture ? [.posture] : [])
+        return extra.isEmpty ? nil : [.orientation] + extra
+    }
 
     /// The auxiliary kinds asked for, in the order they are printed.
     var kinds: [AuxiliarySensorKind] {

@@ -3,6 +3,7 @@ import Glibc
 import OrientationCore
 import OrientationProtocol
 import OrientationServer
+import PostureCore
 import SensorIIO
 import SensorLog
 import SensorPipeline
@@ -17,6 +18,8 @@ struct DaemonSettings {
     var auxiliary = AuxiliarySettings()
     /// Serve net.hadess.SensorProxy on the system bus (`--dbus`, `[dbus] enable`).
     var dbus = false
+    /// `[posture]`: a convertible's posture detector and the virtual tablet-mode switch.
+    var posture = PostureSettings()
 
     static let serverSection = "server"
 
@@ -39,6 +42,7 @@ struct DaemonSettings {
             let file = ConfigFile(parsing: String(decoding: bytes, as: UTF8.self), source: path,
                                   knownSections: ConfigFile.orientationdSections, problems: &problems)
             detector.apply(file, problems: &problems)
+            posture.apply(file, problems: &problems)
             Self.apply(file, to: &server, problems: &problems)
             for entry in file.entries(in: "dbus") {
                 switch (entry.name, entry.value) {

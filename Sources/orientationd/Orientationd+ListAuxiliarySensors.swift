@@ -28,12 +28,12 @@ extension Orientationd {
         case .buffered(let channel): parts.append("buffered \(channel)")
         case .evdevSwitch(let node): parts.append("input switch SW_FRONT_PROXIMITY on \(node)")
         }
-        parts.append("backend \(sensor.backend)")
         if let near = sensor.nearLevel { parts.append("near level \(near.value) from \(near.source)") }
         if sensor.kind == .light {
             let scale = settings.lightScale(for: sensor)
             parts.append("level × \(scale.factor) (\(scale.source))")
         }
+        parts.append("backend \(sensor.backend)")
         return parts.joined(separator: ", ")
     }
 }

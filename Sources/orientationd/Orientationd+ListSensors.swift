@@ -26,5 +26,11 @@ extension Orientationd {
         } else {
             print("no display accelerometer: orientationd would publish unknown and wait for one")
         }
+        // A convertible (issue 30): which accelerometer is the display's and which the base's.
+        if let display = choice.accelerometer, let base = choice.base {
+            print("posture: available: display \(display.id) (\(display.name)), base \(base.id) (\(base.name)); both read only while someone subscribes to posture")
+        } else {
+            print("posture: not available: \(choice.accelerometer == nil ? "no display accelerometer" : "no accelerometer in the base (ACCEL_LOCATION=base)")")
+        }
     }
 }

@@ -89,6 +89,9 @@ extension SensorIIOIntegrationTests {
         }
         let hinge = posture.state.hingeAngle ?? .nan
         #expect(abs(hinge - 110) < 3, "laptop at 110°: \(hinge)")
+        // `orientationctl get` shows it, as the daemon last measured it.
+        let get = runProcess([Self.productsDirectory + "/orientationctl", "get", "--socket", dir + "/d.sock"]).stdout
+        #expect(get.contains("posture:     laptop (hinge 1"), "\(get)")
 
         sendLine(client, "{\"op\":\"unsubscribe\",\"id\":2}")
         #expect(Self.awaitMessage(client, type: "unsubscribed", containing: "\"id\":2") != nil)
