@@ -42,6 +42,17 @@ import Testing
         #expect(check.stderr.contains("\(config):2: socket: is 132 bytes long; a Unix socket path holds at most 107"), "\(check.stderr)")
     }
 
+    /// Issue 30: the daemon reads `[posture]`, so a mistake there fails the check with its line.
+    @Test func aPostureMistakeFailsTheCheck() throws {
+        let dir = temporaryDirectory()
+        let config = dir + "/p.conf"
+        writeText(config, "[posture]\ntablet-mode-swich = true\nsettle-time = -1\n")
+        let check = try ChildProcess([Build.orientationd, "--check-config", config], directory: dir)
+        #expect(check.wait() == 1)
+        #expect(check.stderr.contains("\(config):2: ") && check.stderr.contains("tablet-mode-switch"), "\(check.stderr)")
+        #expect(check.stderr.contains("\(config): not valid"), "\(check.stderr)")
+    }
+
     @Test func calibratesLineIsValid() throws {
         let dir = temporaryDirectory()
         let config = dir + "/m.conf"
