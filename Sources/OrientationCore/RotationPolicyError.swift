@@ -9,6 +9,8 @@ public enum RotationPolicyError: Error, Hashable, Sendable, CustomStringConverti
     case unknownOrientationName(String, known: [String])
     /// A list of orientations names none.
     case emptyMask(String)
+    /// A per-posture rule (``PostureRotationRules``) that cannot be read.
+    case invalidPostureRule(String, reason: String)
 
     public var description: String {
         switch self {
@@ -20,6 +22,8 @@ public enum RotationPolicyError: Error, Hashable, Sendable, CustomStringConverti
             return "unknown orientation \"\(ControlCharacters.quoted(name))\"; known: \(known.joined(separator: ", "))"
         case let .emptyMask(text):
             return "\"\(ControlCharacters.quoted(text))\" names no orientation"
+        case let .invalidPostureRule(text, reason):
+            return "posture rule \"\(ControlCharacters.quoted(text))\": \(reason)"
         }
     }
 }

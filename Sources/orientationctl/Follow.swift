@@ -20,6 +20,13 @@ struct Follow: AsyncParsableCommand {
                                     quarter turns, as Hyprland's `transform`)
           ORIENTATION_DEVICE        the device orientation that caused it
           ORIENTATION_LOCKED        1 when the system rotation lock is set, else 0
+          ORIENTATION_POSTURE       a convertible's posture (laptop, tent, tablet,
+                                    ...), unknown on other machines
+        On a convertible (an accelerometer in the display and one in the base) each posture has a rule: \
+        follow the masks, hold the current orientation, or follow among other orientations. \
+        The defaults: closed=hold laptop=hold tent=all (a tent's screen hangs upside down); \
+        every other posture, and any machine that is not a convertible, follows. \
+        --posture-rule changes one (laptop=follow, stand=landscape); --ignore-posture turns them off.
         Nothing runs until the orientation is known: the first decision waits for the sensor to report \
         portrait, landscape or upside down (a device lying flat, or a sensor not yet heard from, keeps it waiting), \
         unless --preferred names the orientation to start in or the masks allow only one.
@@ -43,6 +50,13 @@ struct Follow: AsyncParsableCommand {
     @Option(help: "Command to run on every change (see above).")
     var exec: String?
 
+    @Option(name: .customLong("posture-rule"),
+            help: "POSTURE=RULE: what the interface does in a convertible's posture (follow, hold, or orientations); repeatable.")
+    var postureRules: [String] = []
+
+    @Flag(help: "Do not follow a convertible's posture: rotate in every posture as the masks say.")
+    var ignorePosture = false
+
     @Flag(help: "Print decisions as JSON.")
     var json = false
 
@@ -53,9 +67,19 @@ struct Follow: AsyncParsableCommand {
     var wait: Double = 0
 
     func validate() throws {
+        _ = try makePostureRules()
         guard wait >= 0, wait <= SecondsConversion.maximum else {
             throw ValidationError("--wait must be a number of seconds from 0 to 1e9, not \(wait)")
         }
+    }
+
+    /// The defaults with each `--posture-rule` applied in order.
+    func makePostureRules() throws -> PostureRotationRules {
+        var rules = PostureRotationRules.defaults
+        for text in postureRules {
+            do { try rules.set(parsing: text) } catch { throw ValidationError("--posture-rule: \(error)") }
+        }
+        return rules
     }
 
     func makePolicy() throws -> RotationPolicy {
@@ -78,6 +102,9 @@ struct Follow: AsyncParsableCommand {
 
     func run() async throws {
         var policy = try makePolicy()
+        let app = policy.appOrientations
+        let rules = try makePostureRules()
+        var posture = Posture.unknown
         let client = connection.client
         if wait > 0, !(await waitForDaemon(client, seconds: wait)) {
             throw CleanExit.message("no daemon answered on \(connection.socketPath) within \(wait) s", failing: true)
@@ -86,7 +113,24 @@ struct Follow: AsyncParsableCommand {
         var connected = false
         var lastFailure: String? = nil
         var sensor: SensorStatus? = nil
-        for await update in client.updates(reconnect: once ? .never : .default, sensorChanges: true) {
+        var last: OrientationState? = nil
+        let topics: [SubscriptionTopic]? = ignorePosture ? nil : [.orientation, .posture]
+        for await update in client.updates(reconnect: once ? .never : .default, sensorChanges: true, topics: topics) {
+            if case .posture(let current) = update {
+                // A new posture changes the rule; the interface may move at once (a tent turning
+                // upside down), and is decided again below with the last state.
+                guard current.posture != posture else { continue }
+                posture = current.posture
+                do { try policy.apply(rules.rule(for: posture), app: app) } catch {
+                    printError("orientationctl: posture \(posture): \(error); following the masks")
+                    _ = try? policy.apply(.follow, app: app)
+                }
+                guard let state = last, applied != nil || Self.knows(policy, device: state.orientation),
+                      policy.interfaceOrientation != applied else { continue }
+                applied = policy.interfaceOrientation
+                await decide(policy, state: state, posture: posture)
+                continue
+            }
             guard let state = update.state else {
                 if case .disconnected(let reason) = update {
                     // Never connected with --once: one line, with the reason, at the end.
@@ -96,6 +140,7 @@ struct Follow: AsyncParsableCommand {
                 continue
             }
             connected = true
+            last = state
             // Standard output stays the decisions; why nothing rotates goes to standard error.
             if let line = UpdateFormat.sensorLine(state, after: sensor) { printError("orientationctl: \(line)") }
             sensor = state.sensor
@@ -106,7 +151,7 @@ struct Follow: AsyncParsableCommand {
             guard applied != nil || Self.knows(policy, device: state.orientation) else { continue }
             guard policy.interfaceOrientation != applied else { continue }
             applied = policy.interfaceOrientation
-            await decide(policy, state: state)
+            await decide(policy, state: state, posture: posture)
         }
         if !connected {
             throw CleanExit.message(lastFailure ?? "cannot connect to \(connection.socketPath)", failing: true)
@@ -119,9 +164,9 @@ struct Follow: AsyncParsableCommand {
         device.isValidInterfaceOrientation || policy.preferredOrientation != nil || policy.supportedOrientations.orientations.count == 1
     }
 
-    func decide(_ policy: RotationPolicy, state: OrientationState) async {
+    func decide(_ policy: RotationPolicy, state: OrientationState, posture: Posture) async {
         let interface = policy.interfaceOrientation
-        let environment = Self.environment(policy, state: state)
+        let environment = Self.environment(policy, state: state) + [("ORIENTATION_POSTURE", posture.rawValue)]
         if json {
             print(JSONWriter.serialize(.object([("interface", .string(interface.rawValue)), ("rotation", .number(Double(policy.rotationDegrees))),
                                                 ("device", .string(state.orientation.rawValue)), ("locked", .bool(state.locked))])))

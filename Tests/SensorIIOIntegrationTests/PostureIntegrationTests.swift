@@ -100,4 +100,46 @@ extension SensorIIOIntegrationTests {
         await group.triggerGracefulShutdown()
         try await run.value
     }
+
+    /// Item 4: `orientationctl follow` applies its rule per posture: a laptop holds, a tent turns
+    /// upside down although the masks leave upside down out, a stand follows the masks again.
+    @Test func followAppliesItsRulePerPosture() async throws {
+        let testbed = Testbed()
+        let machine = FakeConvertible()
+        for device in [machine.display, machine.base] { try testbed.add(device.description) }
+        try machine.set(testbed, .laptop())
+        var template = Array("/tmp/orientationd-follow-XXXXXX".utf8CString)
+        let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let service = try await OrientationService.start(
+            source: DiscoveringAccelerometerSource(settings: IIOSettings(), logger: logger), detector: OrientationDetector.Configuration(),
+            server: ServerConfiguration(socketPath: dir + "/d.sock"), watchHotplug: true, logger: logger)
+        let group = service.serviceGroup(logger: logger)
+        let run = Task { try await group.run() }
+        let posture = try #require(service.posture)
+        let decisions = dir + "/decisions"
+        let follow = try spawn([Self.productsDirectory + "/orientationctl", "follow", "--socket", dir + "/d.sock", "--once",
+                                "--supported", "all-but-upside-down", "--exec", "echo $ORIENTATION_POSTURE $ORIENTATION_INTERFACE >> \(decisions)"],
+                               stderr: dir + "/follow.err", stdout: dir + "/follow.out", newProcessGroup: true)
+        defer { _ = stopProcess(follow) }
+        #expect(waitUntil(timeout: 10) { posture.state.posture == .laptop }, "\(posture.state)")
+        for (pose, name) in [(ConvertiblePose.tent(), Posture.tent), (.laptop(), .laptop), (.stand(), .stand)] {
+            try machine.set(testbed, pose)
+            #expect(waitUntil(timeout: 10) { posture.state.posture == name }, "\(name): \(posture.state)")
+            if name == .tent {
+                #expect(Self.waitForText(decisions) { $0.contains("tent portrait-upside-down") },
+                        "\(readTextIfPresent(decisions) ?? "") \(readText(dir + "/follow.err"))")
+            }
+        }
+        // Standing, upside down is no longer allowed: the interface is upright (it may already
+        // have turned upright under the tent's rule while the hinge was moving, before the
+        // posture detector settled on the next posture).
+        #expect(Self.waitForText(decisions) { $0.hasSuffix(" portrait\n") }, "\((readTextIfPresent(decisions) ?? "").split(separator: "\n"))")
+        let lines = (readTextIfPresent(decisions) ?? "").split(separator: "\n")
+        #expect(!lines.contains { $0.hasPrefix("laptop ") }, "a laptop holds: \(lines)")
+        #expect(!lines.contains { $0.hasPrefix("stand ") && $0.hasSuffix("upside-down") }, "\(lines)")
+        await group.triggerGracefulShutdown()
+        try await run.value
+    }
 }
