@@ -10,12 +10,15 @@ import CLibUdev
 /// too), and an eudev or a container without udev's rules has none. Blocks while libudev reads
 /// sysfs: call it on an owner thread (or through `OwnerThread.run`).
 ///
-/// Traps, from real machines: intel-hid's `Intel HID switches` appears only at the first fold
-/// on many laptops (the driver adds it on the first tablet-mode event, issue 30's notes), so a
-/// tablet-mode switch can arrive after start: whoever keeps a virtual switch must look again
-/// on each udev `add` of an `input` device and remove its own when a real one appears. Some
-/// firmware registers a tablet-mode switch that never reports (hp-wmi on some HP x360s);
-/// it still counts as real: a user who wants orientationd's instead disables the driver's.
+/// Traps, from real machines:
+/// - intel-hid's `Intel HID switches` appears only at the first fold on many laptops (the
+///   driver registers it on the first tablet-mode event; an HP Envy x360's `udevadm monitor` in
+///   https://github.com/sebanc/brunch/issues/1742 shows `add /devices/platform/INTC1051:00/input/input26`
+///   as it folds). So a real switch can arrive after start: whoever keeps a virtual switch must
+///   look again on each udev `add` of an `input` device and remove its own when one appears.
+/// - Some firmware registers a tablet-mode switch that never reports (hp-wmi on some HP
+///   x360s). It still counts as real: a user who wants orientationd's instead disables the
+///   driver's (or hides it with a udev rule).
 public enum InputSwitchDiscovery {
     /// The event nodes whose device has switch `code`, in udev's order.
     public static func devices(with code: InputSwitchCode) throws(SensorError) -> [InputSwitchDevice] {

@@ -1,7 +1,8 @@
 // The kernel character-device ioctls orientationd needs: evdev's, for an input-subsystem
-// accelerometer (issue 16, item 2) and a proximity switch (issue 17), and the IIO event
-// descriptor's, for a motion event (issue 28). They are macros over a variadic ioctl(2), neither
-// of which Swift imports.
+// accelerometer (issue 16, item 2), a proximity switch (issue 17) and the lid switch (issue 30),
+// uinput's, for the virtual tablet-mode switch (issue 30), and the IIO event descriptor's, for a
+// motion event (issue 28). They are macros over a variadic ioctl(2), neither of which Swift
+// imports.
 #ifndef ORIENTATIOND_CLINUXINPUT_H
 #define ORIENTATIOND_CLINUXINPUT_H
 
@@ -13,7 +14,7 @@ int od_input_absinfo(int fd, unsigned int axis, struct input_absinfo *info);
 /// EVIOCSCLOCKID: stamp this descriptor's events on `clockid` (CLOCK_MONOTONIC). 0, or -1 with errno.
 int od_input_set_clock(int fd, int clockid);
 
-/// EVIOCGSW(len): the device's switch states, a bit per switch (SW_FRONT_PROXIMITY among them).
+/// EVIOCGSW(len): the device's switch states, a bit per switch (SW_LID, SW_FRONT_PROXIMITY...).
 /// Returns ioctl's result (-1 with errno on failure).
 int od_input_switch_states(int fd, unsigned char *bits, unsigned int len);
 
