@@ -78,7 +78,7 @@ public final class UInputTabletModeSwitch: Sendable {
                 return "cannot create the virtual tablet-mode switch: not permitted to open \(path) for writing (\(reason)); it needs root (the orientationd service) or write access to \(path)"
             case ("open", _):
                 return "cannot create the virtual tablet-mode switch: cannot open \(path): \(reason)"
-            case (_, ENOTTY), (_, EINVAL) where step.hasPrefix("UI_"):
+            case (_, ENOTTY) where step.hasPrefix("UI_"), (_, EINVAL) where step.hasPrefix("UI_"):
                 return "cannot create the virtual tablet-mode switch: \(path) does not answer \(step) (\(reason)); it is not a uinput device, or the kernel predates Linux 4.5"
             case ("write", _):
                 return "cannot report tablet mode on the virtual switch: \(reason)"
@@ -110,7 +110,8 @@ public final class UInputTabletModeSwitch: Sendable {
             throw Failure(path: path, step: failedStep.map { String(cString: $0) } ?? "open", errno: errno)
         }
         var name = [CChar](repeating: 0, count: 64)
-        sysname = od_uinput_sysname(fd, &name, UInt32(name.count)) == 0 ? String(cString: name) : nil
+        sysname = od_uinput_sysname(fd, &name, UInt32(name.count - 1)) == 0
+            ? name.withUnsafeBufferPointer { String(cString: $0.baseAddress!) } : nil
         self.path = path
         state = Mutex(State(fd: fd, tabletMode: false))
         if tabletMode {
