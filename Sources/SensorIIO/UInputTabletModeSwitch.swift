@@ -74,7 +74,10 @@ public final class UInputTabletModeSwitch: Sendable {
                 return "cannot create the virtual tablet-mode switch: \(path) does not exist; load the uinput module (modprobe uinput)"
             case ("open", ENODEV), ("open", ENXIO):
                 return "cannot create the virtual tablet-mode switch: the kernel has no uinput driver behind \(path) (\(reason)); load the uinput module (modprobe uinput) or build the kernel with CONFIG_INPUT_UINPUT"
-            case ("open", EACCES), ("open", EPERM), ("open", EROFS):
+            case ("open", EPERM):
+                // The device cgroup answers EPERM whatever the file's mode: systemd's DevicePolicy.
+                return "cannot create the virtual tablet-mode switch: opening \(path) is not permitted (\(reason)); under systemd the unit must allow the device (DeviceAllow=/dev/uinput rw), and the process needs write access to it (root)"
+            case ("open", EACCES), ("open", EROFS):
                 return "cannot create the virtual tablet-mode switch: not permitted to open \(path) for writing (\(reason)); it needs root (the orientationd service) or write access to \(path)"
             case ("open", _):
                 return "cannot create the virtual tablet-mode switch: cannot open \(path): \(reason)"

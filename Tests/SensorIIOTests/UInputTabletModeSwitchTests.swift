@@ -121,6 +121,21 @@ struct UInputTabletModeSwitchTests {
         #expect(access(input, F_OK) != 0, "the input device is gone once closed (UI_DEV_DESTROY unregisters it at once)")
     }
 
+    /// Each failure says what to do about it.
+    static let advice: [(step: String, errno: Int32, says: String)] = [
+        ("open", ENOENT, "modprobe uinput"), ("open", ENODEV, "modprobe uinput"), ("open", ENXIO, "CONFIG_INPUT_UINPUT"),
+        ("open", EPERM, "DeviceAllow=/dev/uinput rw"), ("open", EACCES, "needs root"), ("UI_DEV_SETUP", EINVAL, "Linux 4.5"),
+        ("UI_SET_EVBIT EV_SW", ENOTTY, "not a uinput device"), ("UI_DEV_CREATE", ENOMEM, "UI_DEV_CREATE on /dev/uinput failed"),
+        ("write", ENODEV, "cannot report tablet mode"), ("write", ENOTTY, "cannot report tablet mode"), ("closed", 0, "already removed"),
+    ]
+
+    @Test(arguments: advice.indices)
+    func everyFailureSaysWhatToDo(_ index: Int) {
+        let row = Self.advice[index]
+        let text = UInputTabletModeSwitch.Failure(path: "/dev/uinput", step: row.step, errno: row.errno).description
+        #expect(text.contains(row.says), "\(text)")
+    }
+
     private func openDescriptors() -> Int {
         guard let directory = opendir("/proc/self/fd") else { return -1 }
         defer { closedir(directory) }
