@@ -9,12 +9,14 @@ import Synchronization
 /// any other: `libinput list-devices` shows "orientationd tablet mode switch" with
 /// capability `switch`.
 ///
-/// **Opt-in.** Only with `[posture] tablet-mode-switch = true` in the configuration, and never
-/// where the machine has a tablet-mode switch of its own
-/// (``InputSwitchDiscovery/realTabletModeSwitches()`` not empty: checked before creating it
-/// and again when an input device appears). **To turn it off**, set the key to `false` (or
-/// remove it) and reload or restart orientationd: the device is destroyed (``close()``), and
-/// the kernel destroys it too whenever the daemon exits, so none outlives it.
+/// **Opt-in**, by the contract its owner keeps (the daemon's posture wiring, the other half of
+/// issue 30, not written yet: until then nothing creates it): only with
+/// `[posture] tablet-mode-switch = true` in the configuration, and never where the machine has a
+/// tablet-mode switch of its own (``InputSwitchDiscovery/realTabletModeSwitches()`` not empty:
+/// checked before creating it and again on each udev `add` of an input device, since intel-hid
+/// adds its switch at the first fold). **To turn it off**, set the key to `false` (or remove it)
+/// and reload or restart orientationd: the device is destroyed (``close()``), and the kernel
+/// destroys it too whenever the process exits, so none outlives the daemon.
 ///
 /// The device: name ``deviceName``, `phys` ``phys``, bus `BUS_VIRTUAL` (``busType``), vendor
 /// ``vendor``/product ``product``; `EV_SW` with `SW_TABLET_MODE` only (and `EV_SYN`). It is
