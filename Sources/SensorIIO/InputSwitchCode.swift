@@ -15,8 +15,6 @@ public struct InputSwitchCode: RawRepresentable, Hashable, Sendable, CustomStrin
     public static let tabletMode = InputSwitchCode(rawValue: 0x01)
     /// `SW_FRONT_PROXIMITY`: 1 = something near the front (a phone at an ear).
     public static let frontProximity = InputSwitchCode(rawValue: 0x0b)
-    /// `SW_MAX`: the highest switch code the kernel defines (`SW_MACHINE_COVER`).
-    public static let max = 0x10
 
     /// The kernel's name (`SW_LID`), or `SW_0x..` for a code without one here.
     public var description: String {
