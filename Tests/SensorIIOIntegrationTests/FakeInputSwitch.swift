@@ -36,7 +36,7 @@ enum FakeInputSwitch {
     static func device(index: Int, parent: String, name: String, phys: String?, bus: String, product: String,
                        switches: String, properties: [String] = []) -> Device {
         let input = "\(parent)/input/input\(index)"
-        var lines = ["P: \(input)", "E: SUBSYSTEM=input", "E: PRODUCT=\(Int(bus, radix: 16)!)/0/\(Int(product, radix: 16)!)/0",
+        var lines = ["P: \(input)", "E: SUBSYSTEM=input", "E: PRODUCT=\(hex(bus))/0/\(hex(product))/0",
                      "E: NAME=\"\(name)\"", "E: PROP=0", "E: EV=21", "E: SW=\(switches)", "E: ID_INPUT=1", "E: ID_INPUT_SWITCH=1"]
         if let phys { lines.append("E: PHYS=\"\(phys)\"") }
         lines += properties
@@ -47,6 +47,11 @@ enum FakeInputSwitch {
                   "E: MAJOR=13", "E: MINOR=\(64 + index)", "E: ID_INPUT=1", "E: ID_INPUT_SWITCH=1", "A: dev=13:\(64 + index)\\n"]
         return Device(description: lines.joined(separator: "\n") + "\n\n", syspath: "/sys\(input)/event\(index)",
                       node: "/dev/input/event\(index)")
+    }
+
+    /// A sysfs id (`0019`) as the kernel's uevent PRODUCT spells it (`19`: hex without leading zeros).
+    private static func hex(_ id: String) -> String {
+        String(Int(id, radix: 16) ?? 0, radix: 16)
     }
 
     /// ACPI's lid switch (button driver, PNP0C0D).
