@@ -244,14 +244,17 @@ public final class PostureService: Sendable {
     // MARK: The readers
 
     /// The base reader's task: claims the display accelerometer, taps its readings, opens the
-    /// base, and reads until cancelled or the base fails; then undoes all of it.
+    /// base and the lid switch (where there is one), and reads until cancelled or the base fails;
+    /// then undoes all of it.
     private func run(generation: Int) async {
         claims.set(Self.claimer, claimed: true)
         tap.set { [weak self] sample in self?.take(sample, .display, generation: generation) }
+        let lid = await startLidSwitch(generation: generation)
         var failure: String? = nil
         do {
             let (stream, base) = try await source.openBase(consumer: BaseConsumer(service: self, generation: generation))
-            logger.info("base accelerometer opened", metadata: ["device": "\(base.id)", "name": "\(base.name)"])
+            logger.info("base accelerometer opened", metadata: ["device": "\(base.id)", "name": "\(base.name)",
+                                                                "lid-switch": "\(lid?.node ?? "none")"])
             do {
                 while try await stream.next() != nil {}
                 if !Task.isCancelled { failure = "the base accelerometer's stream ended" }
@@ -265,6 +268,7 @@ public final class PostureService: Sendable {
             failure = "cannot open the base accelerometer: \(error)"
         }
         tap.set(nil)
+        await lid?.stop()
         claims.set(Self.claimer, claimed: false)
         let kick = inner.withLock { inner -> Bool in
             inner.endedGeneration = generation
@@ -280,6 +284,39 @@ public final class PostureService: Sendable {
         }
         callbacks.drain()
         if kick { reconcileSoon() }
+    }
+
+    /// The lid switch (`SW_LID`, ACPI's `Lid Switch`), read while the posture is: what tells a
+    /// shut lid from one folded all the way back when the halves lie together. `nil` where there
+    /// is none (discovery on an owner thread: libudev blocks) or its reader cannot start.
+    private func startLidSwitch(generation: Int) async -> InputSwitchReader? {
+        guard let found = await OwnerThread.run(name: "od-udev-scan", { try? InputSwitchDiscovery.lidSwitches() }),
+              let device = found?.first else { return nil }
+        let reader = InputSwitchReader.lid(node: device.node, onChange: { [weak self] closed, time in
+            self?.lidChanged(closed: closed, at: time, generation: generation)
+        }, onEnd: { [logger] failure in
+            if let failure { logger.warning("the lid switch stopped; posture goes on without it", metadata: ["reason": "\(failure)"]) }
+        })
+        do { try reader.start() } catch {
+            logger.warning("cannot read the lid switch", metadata: ["device": "\(device.node)", "error": "\(error)"])
+            return nil
+        }
+        return reader
+    }
+
+    /// The lid switch changed (or was read at open), on its reader's thread.
+    private func lidChanged(closed: Bool, at time: Double, generation: Int) {
+        inner.withLock { inner in
+            guard inner.generation == generation else { return }
+            guard let event = inner.detector.setLidSwitch(closed: closed, at: time) else { return }
+            var state = inner.state
+            state.present = true
+            state.posture = event.posture
+            state.hingeAngle = event.hingeAngle
+            state.hold = inner.detector.hold
+            publish(state, &inner)
+        }
+        callbacks.drain()
     }
 
     /// One reading of either accelerometer, on its reader's thread.

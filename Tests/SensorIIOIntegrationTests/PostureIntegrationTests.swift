@@ -142,4 +142,47 @@ extension SensorIIOIntegrationTests {
         await group.triggerGracefulShutdown()
         try await run.value
     }
+
+    /// Starts the daemon's wiring on `testbed`'s devices, a client subscribed to `posture`.
+    static func startPostureDaemon() async throws -> (OrientationService, Task<Void, Error>, @Sendable () async -> Void, Int32) {
+        var template = Array("/tmp/orientationd-lid-XXXXXX".utf8CString)
+        let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let service = try await OrientationService.start(
+            source: DiscoveringAccelerometerSource(settings: IIOSettings(), logger: logger), detector: OrientationDetector.Configuration(),
+            server: ServerConfiguration(socketPath: dir + "/d.sock"), watchHotplug: true, logger: logger)
+        let group = service.serviceGroup(logger: logger)
+        let run = Task { try await group.run() }
+        let client = connectUnix(dir + "/d.sock")
+        _ = readLine(client, timeout: 5)
+        sendLine(client, "{\"op\":\"subscribe\",\"topics\":[\"posture\"]}")
+        return (service, run, { await group.triggerGracefulShutdown() }, client)
+    }
+
+    /// Closed against folded back (item 1): the halves lying together read alike, and a lid
+    /// switch tells them apart at once: shut is closed; open is folded back, a tablet. Without
+    /// the switch both start as `unknown` (the first test).
+    @Test(arguments: [(ConvertiblePose.closed, UInt64(1), "closed"), (.tabletOnTable, 0, "tablet")])
+    func theLidSwitchTellsClosedFromFoldedBack(_ pose: ConvertiblePose, _ lidShut: UInt64, _ expected: String) async throws {
+        let testbed = Testbed()
+        let machine = FakeConvertible()
+        for device in [machine.display, machine.base] { try testbed.add(device.description) }
+        let lid = FakeInputSwitch.acpiLid(0)
+        try testbed.add(lid.description)
+        try testbed.loadIoctl(lid.node, FakeInputSwitch.switchStateRecord(lidShut))
+        try machine.set(testbed, pose)
+        let (service, run, shutdown, client) = try await Self.startPostureDaemon()
+        defer { close(client) }
+        let line = Self.awaitMessage(client, type: "posture", containing: "\"posture\":\"\(expected)\"")
+        #expect(line != nil, "\(String(describing: service.posture?.state))")
+        if expected == "closed" {
+            // Opened: the switch says open and the hinge turns to a laptop.
+            try machine.set(testbed, .laptop())
+            writeAll(testbed.deviceFD(lid.node), FakeInputSwitch.switchFrame(0, 0))
+            #expect(Self.awaitMessage(client, type: "posture", containing: "\"posture\":\"laptop\"") != nil)
+        }
+        await shutdown()
+        try await run.value
+    }
 }
