@@ -12,7 +12,7 @@ import ServiceLifecycle
 /// The running daemon: the socket server, the sensor pipeline between the source and the hub,
 /// and (for real sensors) the udev hotplug monitor, wired together.
 ///
-/// Contract: ``start(source:detector:server:listeningSocket:exitWhenDone:watchHotplug:dbus:auxiliarySensors:posture:sleeper:logger:)``
+/// Contract: ``start(source:detector:server:listeningSocket:exitWhenDone:watchHotplug:dbus:auxiliarySensors:posture:tabletModeSwitch:uinputPath:sleeper:logger:)``
 /// returns once the socket accepts connections (a bad socket path fails here, before anything
 /// else runs).
 /// ``serviceGroup(logger:shutdownSignals:ignoredSignals:reloadSignals:reload:watchdogInterval:stallsShutdownForTesting:)``
@@ -29,17 +29,21 @@ public final class OrientationService: Sendable {
     public let auxiliary: AuxiliarySensors?
     /// A convertible's posture (real sensors only: `nil` for a replay).
     public let posture: PostureService?
+    /// orientationd's virtual tablet-mode switch (real sensors only).
+    public let tabletModeSwitch: TabletModeSwitchKeeper?
     private let monitor: UdevMonitor?
     /// How the pipeline's back-off and the watchdog wait.
     private let sleeper: Sleeper
 
     private init(server: OrientationSocketServer, pipeline: SensorPipeline, sensorProxy: SensorProxyBus?,
-                 auxiliary: AuxiliarySensors?, posture: PostureService?, monitor: UdevMonitor?, sleeper: Sleeper) {
+                 auxiliary: AuxiliarySensors?, posture: PostureService?, tabletModeSwitch: TabletModeSwitchKeeper?,
+                 monitor: UdevMonitor?, sleeper: Sleeper) {
         self.server = server
         self.pipeline = pipeline
         self.sensorProxy = sensorProxy
         self.auxiliary = auxiliary
         self.posture = posture
+        self.tabletModeSwitch = tabletModeSwitch
         self.monitor = monitor
         self.sleeper = sleeper
     }
@@ -49,6 +53,7 @@ public final class OrientationService: Sendable {
                              exitWhenDone: Bool = false, watchHotplug: Bool, dbus: Bool = false,
                              auxiliarySensors: AuxiliarySettings? = nil,
                              posture postureConfiguration: PostureDetector.Configuration = PostureDetector.Configuration(),
+                             tabletModeSwitch: Bool = false, uinputPath: String = UInputTabletModeSwitch.defaultPath,
                              sleeper: Sleeper = .task, logger: Logger) async throws -> OrientationService {
         _ = try OrientationDetector(configuration: detector)
         _ = try PostureDetector(configuration: postureConfiguration)
@@ -169,17 +174,33 @@ public final class OrientationService: Sendable {
             }
             // A convertible's posture (issue 30): the display's readings through the pipeline's tap,
             // the base accelerometer opened by the service while someone subscribes to `posture`.
+            // orientationd's tablet-mode switch ([posture] tablet-mode-switch) follows it.
             var postureService: PostureService? = nil
+            var keeper: TabletModeSwitchKeeper? = nil
             if let discovering = source as? DiscoveringAccelerometerSource {
+                let keeperBox = LateBound<TabletModeSwitchKeeper>()
                 let service = try PostureService(configuration: postureConfiguration, source: discovering, tap: pipeline.sampleTap,
-                                                 claims: claims, logger: logger, sleeper: sleeper) { state in hub.publish(posture: state) }
+                                                 claims: claims, logger: logger, sleeper: sleeper) { state in
+                    hub.publish(posture: state)
+                    keeperBox.value?.postureChanged(state)
+                }
                 postureBox.set(service)
                 postureService = service
-                let present = await OwnerThread.run(name: "od-udev-scan") { discovering.hasPostureSensorsOnCallingThread() } ?? false
-                service.setPresent(present)
+                let switchKeeper = TabletModeSwitchKeeper(logger: logger, path: uinputPath) { claimed in
+                    service.setClaimed(TabletModeSwitchKeeper.claimer, claimed)
+                }
+                keeperBox.set(switchKeeper)
+                keeper = switchKeeper
+                let present = await OwnerThread.run(name: "od-udev-scan") { () -> Bool in
+                    let present = discovering.hasPostureSensorsOnCallingThread()
+                    service.setPresent(present)
+                    switchKeeper.update(enabled: tabletModeSwitch, present: present)
+                    return present
+                } ?? false
                 if present { logger.info("a convertible: display and base accelerometers found; posture served on the socket") }
             }
             let posture = postureService
+            let tabletModeKeeper = keeper
             // Hotplug: a sensor appearing, disappearing or changing (mount matrix) reopens the sensor
             // at once if someone listens; a vanished one publishes `unknown` and the daemon goes on.
             // The events that came while the daemon was being wired are handled first, in order (on
@@ -200,7 +221,9 @@ public final class OrientationService: Sendable {
                                 let present = discovering.isPresentOnCallingThread()
                                 status.present(present)
                                 sensorProxy?.publish { $0.hasAccelerometer = present }
-                                posture?.setPresent(discovering.hasPostureSensorsOnCallingThread())
+                                let convertible = discovering.hasPostureSensorsOnCallingThread()
+                                posture?.setPresent(convertible)
+                                if let tabletModeKeeper { tabletModeKeeper.update(enabled: tabletModeKeeper.enabled, present: convertible) }
                             }
                         }
                     }
@@ -220,7 +243,7 @@ public final class OrientationService: Sendable {
                 }
             }
             return OrientationService(server: server, pipeline: pipeline, sensorProxy: sensorProxy, auxiliary: auxiliary,
-                                      posture: posture, monitor: monitor, sleeper: sleeper)
+                                      posture: posture, tabletModeSwitch: tabletModeKeeper, monitor: monitor, sleeper: sleeper)
         } catch {
             // Nothing runs: the monitor's thread must not outlive the failed start.
             await monitor?.stop()
@@ -240,7 +263,8 @@ public final class OrientationService: Sendable {
     /// - Throws: the first problem (a detector parameter, an unknown privileged group).
     public func reload(detector: OrientationDetector.Configuration, server new: ServerConfiguration,
                        sensor: IIOSettings?, auxiliarySensors: AuxiliarySettings? = nil,
-                       posture postureConfiguration: PostureDetector.Configuration? = nil) async throws -> ReloadOutcome {
+                       posture postureConfiguration: PostureDetector.Configuration? = nil,
+                       tabletModeSwitch: Bool? = nil) async throws -> ReloadOutcome {
         _ = try OrientationDetector(configuration: detector)
         if let postureConfiguration { _ = try PostureDetector(configuration: postureConfiguration) }
         var outcome = ReloadOutcome()
@@ -252,6 +276,9 @@ public final class OrientationService: Sendable {
         }
         if let auxiliarySensors, let auxiliary { await auxiliary.update(settings: auxiliarySensors) }
         if let postureConfiguration { try posture?.reconfigure(postureConfiguration) }
+        if let tabletModeSwitch, let keeper = self.tabletModeSwitch, let present = posture?.state.present {
+            _ = await OwnerThread.run(name: "od-udev-scan") { keeper.update(enabled: tabletModeSwitch, present: present) }
+        }
         return outcome
     }
 
@@ -272,7 +299,7 @@ public final class OrientationService: Sendable {
 
     /// The services: the socket server and the pipeline; a finished replay with `exitWhenDone`
     /// shuts the group down. SIGTERM and SIGINT shut it down gracefully: pass `shutdownSignals`
-    /// created before ``start(source:detector:server:listeningSocket:exitWhenDone:watchHotplug:dbus:auxiliarySensors:posture:sleeper:logger:)``
+    /// created before ``start(source:detector:server:listeningSocket:exitWhenDone:watchHotplug:dbus:auxiliarySensors:posture:tabletModeSwitch:uinputPath:sleeper:logger:)``
     /// so that a signal during startup is kept rather than fatal; without it the group traps
     /// them itself once it runs.
     ///
@@ -296,6 +323,7 @@ public final class OrientationService: Sendable {
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: SocketServerService(server: server)),
             .init(service: PipelineService(pipeline: pipeline, monitor: monitor, auxiliary: auxiliary, posture: posture,
+                                           tabletModeSwitch: tabletModeSwitch,
                                            stallsShutdown: stallsShutdownForTesting),
                   successTerminationBehavior: .gracefullyShutdownGroup),
         ]

@@ -26,6 +26,8 @@ struct PipelineService: Service {
     var auxiliary: AuxiliarySensors? = nil
     /// A convertible's posture, closed with the pipeline.
     var posture: PostureService? = nil
+    /// orientationd's tablet-mode switch, destroyed with it.
+    var tabletModeSwitch: TabletModeSwitchKeeper? = nil
     /// Tests only: never finish, ignoring cancellation, as a sensor whose close hangs would.
     var stallsShutdown = false
 
@@ -36,6 +38,7 @@ struct PipelineService: Service {
             pipeline.finish()
         }
         if stallsShutdown { await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in } }
+        tabletModeSwitch?.close()
         await posture?.stop()
         await monitor?.stop()
         await auxiliary?.stop()

@@ -4,10 +4,8 @@ import OrientationCore
 /// detector's parameters (``PostureDetector/Configuration/parameters``, the same names) and the
 /// opt-in virtual tablet-mode switch.
 ///
-/// Read by `orientationctl replay`, `evaluate` and `plot --config` today; the daemon accepts the
-/// section (``ConfigFile/orientationdSections``) and is to read it through ``apply(_:problems:)``
-/// once it opens a convertible's base accelerometer (docs/ARCHITECTURE.md §11, "Wired and not
-/// wired").
+/// Read by the daemon (at start and at every reload) and by `orientationctl replay`, `evaluate`,
+/// `plot` and `simulate --config`, through ``apply(_:problems:)`` (docs/ARCHITECTURE.md §11).
 public struct PostureSettings: Hashable, Sendable {
     /// The configuration-file section.
     public static let configFileSection = "posture"
@@ -19,8 +17,8 @@ public struct PostureSettings: Hashable, Sendable {
     /// The posture detector's parameters (validated by ``apply(_:problems:)``).
     public var detector = PostureDetector.Configuration()
     /// `tablet-mode-switch` (default `false`): offer a virtual `SW_TABLET_MODE` input device
-    /// that follows the posture, on a machine without a real one (issue 30, item 3). Parsed and
-    /// checked here; no part of orientationd acts on it yet.
+    /// that follows the posture, on a machine without a real one (issue 30, item 3); the daemon's
+    /// `TabletModeSwitchKeeper` acts on it.
     public var tabletModeSwitch = false
 
     /// The defaults.

@@ -9,8 +9,7 @@ import Synchronization
 /// any other: `libinput list-devices` shows "orientationd tablet mode switch" with
 /// capability `switch`.
 ///
-/// **Opt-in**, by the contract its owner keeps (the daemon's posture wiring, the other half of
-/// issue 30, not written yet: until then nothing creates it): only with
+/// **Opt-in**, by the contract its owner keeps (the daemon's `TabletModeSwitchKeeper`): only with
 /// `[posture] tablet-mode-switch = true` in the configuration, and never where the machine has a
 /// tablet-mode switch of its own (``InputSwitchDiscovery/realTabletModeSwitches()`` not empty:
 /// checked before creating it and again on each udev `add` of an input device, since intel-hid

@@ -54,7 +54,8 @@ extension Orientationd {
             let outcome = try await service.reload(detector: settings.detector, server: settings.server,
                                                    sensor: readsSensor ? settings.sensor : nil,
                                                    auxiliarySensors: readsSensor ? settings.auxiliary : nil,
-                                                   posture: readsSensor ? settings.posture.detector : nil)
+                                                   posture: readsSensor ? settings.posture.detector : nil,
+                                                   tabletModeSwitch: readsSensor ? settings.posture.tabletModeSwitch : nil)
             var needRestart = outcome.needRestart
             if settings.dbus != running.dbus { needRestart.append("dbus enable") }
             let (log, notLogged) = reloadLog.withLock { $0.admit("applied \(needRestart)") }

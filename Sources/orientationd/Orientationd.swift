@@ -167,7 +167,9 @@ struct Orientationd: AsyncParsableCommand {
                                                          listeningSocket: SystemdIntegration.takeListeningSocket(),
                                                          exitWhenDone: exitWhenDone, watchHotplug: replay == nil,
                                                          dbus: settings.dbus, auxiliarySensors: replay == nil ? settings.auxiliary : nil,
-                                                         posture: settings.posture.detector, sleeper: .onEventLoops, logger: logger)
+                                                         posture: settings.posture.detector,
+                                                         tabletModeSwitch: settings.posture.tabletModeSwitch,
+                                                         sleeper: .onEventLoops, logger: logger)
         } catch let error as ServerError {
             throw DaemonFailure(error.description + Self.hint(for: error))
         }

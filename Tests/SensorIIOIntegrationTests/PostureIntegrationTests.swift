@@ -185,4 +185,67 @@ extension SensorIIOIntegrationTests {
         await shutdown()
         try await run.value
     }
+
+    /// Item 3: the virtual tablet-mode switch, opt-in, never beside the machine's own, never
+    /// fatal; where uinput works, it follows the posture.
+    static func startSwitchDaemon(uinput: String) async throws -> (OrientationService, Task<Void, Error>, @Sendable () async -> Void) {
+        var template = Array("/tmp/orientationd-switch-XXXXXX".utf8CString)
+        let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let service = try await OrientationService.start(
+            source: DiscoveringAccelerometerSource(settings: IIOSettings(), logger: logger), detector: OrientationDetector.Configuration(),
+            server: ServerConfiguration(socketPath: dir + "/d.sock"), watchHotplug: true, tabletModeSwitch: true, uinputPath: uinput,
+            logger: logger)
+        let group = service.serviceGroup(logger: logger)
+        return (service, Task { try await group.run() }, { await group.triggerGracefulShutdown() })
+    }
+
+    @Test func noVirtualTabletModeSwitchBesideTheMachinesOwn() async throws {
+        let testbed = Testbed()
+        let machine = FakeConvertible()
+        for device in [machine.display, machine.base] { try testbed.add(device.description) }
+        try testbed.add(FakeInputSwitch.intelHIDSwitches(3).description)
+        try machine.set(testbed, .laptop())
+        let (service, run, shutdown) = try await Self.startSwitchDaemon(uinput: "/nonexistent/uinput")
+        let keeper = try #require(service.tabletModeSwitch)
+        #expect(!keeper.isActive && keeper.status.hasPrefix("the machine has its own: Intel HID switches"), "\(keeper.status)")
+        #expect(service.posture?.isReading == false, "without the switch nothing claims the posture")
+        await shutdown()
+        try await run.value
+    }
+
+    @Test func aSwitchThatCannotBeCreatedIsReportedAndNothingElseChanges() async throws {
+        let testbed = Testbed()
+        let machine = FakeConvertible()
+        for device in [machine.display, machine.base] { try testbed.add(device.description) }
+        try machine.set(testbed, .laptop())
+        let (service, run, shutdown) = try await Self.startSwitchDaemon(uinput: "/nonexistent/uinput")
+        let keeper = try #require(service.tabletModeSwitch)
+        #expect(!keeper.isActive && keeper.status.contains("cannot be created") && keeper.status.contains("modprobe uinput"), "\(keeper.status)")
+        #expect(service.posture?.state.present == true && service.posture?.isReading == false)
+        await shutdown()
+        try await run.value
+    }
+
+    @Test func theVirtualSwitchFollowsThePosture() async throws {
+        // Where the kernel has uinput (not on the project's test machine: docs/TESTING.md).
+        do { try UInputTabletModeSwitch(tabletMode: false).close() } catch {
+            try Test.cancel("no uinput on this machine: \(error)")
+        }
+        let testbed = Testbed()
+        let machine = FakeConvertible()
+        for device in [machine.display, machine.base] { try testbed.add(device.description) }
+        try machine.set(testbed, .laptop())
+        let (service, run, shutdown) = try await Self.startSwitchDaemon(uinput: UInputTabletModeSwitch.defaultPath)
+        let keeper = try #require(service.tabletModeSwitch)
+        let posture = try #require(service.posture)
+        #expect(keeper.isActive, "\(keeper.status)")
+        #expect(waitUntil(timeout: 10) { posture.state.posture == .laptop } && keeper.tabletMode == false)
+        try machine.set(testbed, .tabletOnTable)
+        #expect(waitUntil(timeout: 10) { keeper.tabletMode == true }, "\(posture.state)")
+        await shutdown()
+        try await run.value
+        #expect(!keeper.isActive, "destroyed at shutdown")
+    }
 }
