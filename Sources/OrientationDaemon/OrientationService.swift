@@ -12,7 +12,7 @@ import ServiceLifecycle
 /// The running daemon: the socket server, the sensor pipeline between the source and the hub,
 /// and (for real sensors) the udev hotplug monitor, wired together.
 ///
-/// Contract: ``start(source:detector:server:listeningSocket:exitWhenDone:watchHotplug:dbus:auxiliarySensors:posture:tabletModeSwitch:uinputPath:sleeper:logger:)``
+/// Contract: ``start(source:detector:server:listeningSocket:exitWhenDone:watchHotplug:dbus:auxiliarySensors:posture:tabletModeSwitch:uinputPath:dbusHoldsInLaptop:sleeper:logger:)``
 /// returns once the socket accepts connections (a bad socket path fails here, before anything
 /// else runs).
 /// ``serviceGroup(logger:shutdownSignals:ignoredSignals:reloadSignals:reload:watchdogInterval:stallsShutdownForTesting:)``
@@ -54,6 +54,7 @@ public final class OrientationService: Sendable {
                              auxiliarySensors: AuxiliarySettings? = nil,
                              posture postureConfiguration: PostureDetector.Configuration = PostureDetector.Configuration(),
                              tabletModeSwitch: Bool = false, uinputPath: String = UInputTabletModeSwitch.defaultPath,
+                             dbusHoldsInLaptop: Bool = false,
                              sleeper: Sleeper = .task, logger: Logger) async throws -> OrientationService {
         _ = try OrientationDetector(configuration: detector)
         _ = try PostureDetector(configuration: postureConfiguration)
@@ -113,9 +114,15 @@ public final class OrientationService: Sendable {
             }
             // Its light, proximity and compass values come with the first publishSensor below, before
             // the bus thread starts.
+            // [posture] dbus-hold-in-laptop: the facade's orientation waits while a convertible is a
+            // laptop, so the posture is read whenever a D-Bus client claims the accelerometer.
+            let facadeHold = dbus && dbusHoldsInLaptop ? FacadeOrientationHold() : nil
             let sensorProxy = dbus ? SensorProxyBus(initial: SensorProxyState(hasAccelerometer: presentAtStart), logger: logger,
                                                     onClaimChange: { sensor, claimed in
-                guard let kind = sensor.auxiliaryKind else { return claims.set("dbus", claimed: claimed) }
+                guard let kind = sensor.auxiliaryKind else {
+                    if facadeHold != nil { postureBox.value?.setClaimed("dbus", claimed) }
+                    return claims.set("dbus", claimed: claimed)
+                }
                 guard let service = auxiliary?.service(kind) else {
                     // No live sensor of this kind (a replay): nothing to wait for.
                     if claimed { busBox.value?.readingReady(sensor) }
@@ -133,7 +140,10 @@ public final class OrientationService: Sendable {
             let server = try await OrientationSocketServer.start(
                 configuration: configuration, logger: logger, listeningSocket: listeningSocket,
                 onClaimChange: { claims.set("socket", claimed: $0) },
-                onStateChange: { state in sensorProxy?.publish { $0.update(device: state.orientation, locked: state.locked) } },
+                onStateChange: { state in
+                    guard let shown = facadeHold.map({ $0.orientation(state) }) ?? state else { return }
+                    sensorProxy?.publish { $0.update(device: shown.orientation, locked: shown.locked) }
+                },
                 onTopicClaimChange: { topic, claimed in
                     if let kind = topic.sensor { auxiliary?.service(kind).setClaimed("socket", claimed) }
                     if topic == .posture { postureBox.value?.setClaimed("socket", claimed) }
@@ -183,6 +193,9 @@ public final class OrientationService: Sendable {
                                                  claims: claims, logger: logger, sleeper: sleeper) { state in
                     hub.publish(posture: state)
                     keeperBox.value?.postureChanged(state)
+                    if let shown = facadeHold?.posture(state.posture) {
+                        sensorProxy?.publish { $0.update(device: shown.orientation, locked: shown.locked) }
+                    }
                 }
                 postureBox.set(service)
                 postureService = service
@@ -299,7 +312,7 @@ public final class OrientationService: Sendable {
 
     /// The services: the socket server and the pipeline; a finished replay with `exitWhenDone`
     /// shuts the group down. SIGTERM and SIGINT shut it down gracefully: pass `shutdownSignals`
-    /// created before ``start(source:detector:server:listeningSocket:exitWhenDone:watchHotplug:dbus:auxiliarySensors:posture:tabletModeSwitch:uinputPath:sleeper:logger:)``
+    /// created before ``start(source:detector:server:listeningSocket:exitWhenDone:watchHotplug:dbus:auxiliarySensors:posture:tabletModeSwitch:uinputPath:dbusHoldsInLaptop:sleeper:logger:)``
     /// so that a signal during startup is kept rather than fatal; without it the group traps
     /// them itself once it runs.
     ///

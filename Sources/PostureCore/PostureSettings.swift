@@ -11,8 +11,10 @@ public struct PostureSettings: Hashable, Sendable {
     public static let configFileSection = "posture"
     /// The key of ``tabletModeSwitch``.
     public static let tabletModeSwitchKey = "tablet-mode-switch"
-    /// Every key the section knows: the posture parameters, then `tablet-mode-switch`.
-    public static var keys: [String] { PostureDetector.Configuration.parameters.map(\.name) + [tabletModeSwitchKey] }
+    /// The key of ``dbusHoldsInLaptop``.
+    public static let dbusHoldsInLaptopKey = "dbus-hold-in-laptop"
+    /// Every key the section knows: the posture parameters, then the switches.
+    public static var keys: [String] { PostureDetector.Configuration.parameters.map(\.name) + [tabletModeSwitchKey, dbusHoldsInLaptopKey] }
 
     /// The posture detector's parameters (validated by ``apply(_:problems:)``).
     public var detector = PostureDetector.Configuration()
@@ -20,6 +22,11 @@ public struct PostureSettings: Hashable, Sendable {
     /// that follows the posture, on a machine without a real one (issue 30, item 3); the daemon's
     /// `TabletModeSwitchKeeper` acts on it.
     public var tabletModeSwitch = false
+    /// `dbus-hold-in-laptop` (default `false`): the D-Bus facade's `AccelerometerOrientation`
+    /// keeps its value while a convertible is `closed` or a `laptop`, for desktops that rotate
+    /// whatever the tablet mode says. Off by default: GNOME and KDE already rotate only in tablet
+    /// mode (`SW_TABLET_MODE`).
+    public var dbusHoldsInLaptop = false
 
     /// The defaults.
     public init() {}
@@ -48,12 +55,16 @@ public struct PostureSettings: Hashable, Sendable {
                 problems.append(ConfigFileError(source: file.source, line: entry.line, message: message))
                 bad.insert(entry.name)
             }
-            if entry.name == Self.tabletModeSwitchKey {
+            if entry.name == Self.tabletModeSwitchKey || entry.name == Self.dbusHoldsInLaptopKey {
+                let value: Bool
                 switch entry.value {
-                case "true", "yes", "1": tabletModeSwitch = true
-                case "false", "no", "0": tabletModeSwitch = false
-                default: problem("\(Self.tabletModeSwitchKey): must be true or false, not \"\(ControlCharacters.quoted(entry.value))\"")
+                case "true", "yes", "1": value = true
+                case "false", "no", "0": value = false
+                default:
+                    problem("\(entry.name): must be true or false, not \"\(ControlCharacters.quoted(entry.value))\"")
+                    continue
                 }
+                if entry.name == Self.tabletModeSwitchKey { tabletModeSwitch = value } else { dbusHoldsInLaptop = value }
                 continue
             }
             guard let parameter = PostureDetector.Configuration.parameter(named: entry.name) else {

@@ -8,7 +8,7 @@ struct Parameters: ParsableCommand {
         abstract: "List the detector's parameters, their defaults (or values after --set) and units.",
         discussion: """
         --posture lists a convertible's posture parameters instead (the [posture] section: \
-        their defaults, or the values of --config's), and tablet-mode-switch.
+        their defaults, or the values of --config's), dbus-hold-in-laptop and tablet-mode-switch.
         """
     )
 
@@ -26,8 +26,10 @@ struct Parameters: ParsableCommand {
                 let value = parameter.value(in: postureSettings.detector) + " " + parameter.unit
                 print("\(parameter.name.padding(to: width))  \(value.padding(to: 14))  \(parameter.summary)")
             }
+            print("\(PostureSettings.dbusHoldsInLaptopKey.padding(to: width))  \("\(postureSettings.dbusHoldsInLaptop)".padding(to: 14))  "
+                  + "D-Bus AccelerometerOrientation keeps its value while closed or a laptop")
             print("\(PostureSettings.tabletModeSwitchKey.padding(to: width))  \("\(postureSettings.tabletModeSwitch)".padding(to: 14))  "
-                  + "a virtual SW_TABLET_MODE switch following the posture, where the machine has none (nothing acts on it yet)")
+                  + "a virtual SW_TABLET_MODE switch following the posture, where the machine has none")
             return
         }
         let width = OrientationDetector.Configuration.parameters.map(\.name.count).max() ?? 0

@@ -58,6 +58,7 @@ extension Orientationd {
                                                    tabletModeSwitch: readsSensor ? settings.posture.tabletModeSwitch : nil)
             var needRestart = outcome.needRestart
             if settings.dbus != running.dbus { needRestart.append("dbus enable") }
+            if settings.posture.dbusHoldsInLaptop != running.posture.dbusHoldsInLaptop { needRestart.append("posture dbus-hold-in-laptop") }
             let (log, notLogged) = reloadLog.withLock { $0.admit("applied \(needRestart)") }
             guard log else { return }
             logger.notice("configuration reloaded", metadata: ["file": "\(file)", "reloads-not-logged": "\(notLogged)"])

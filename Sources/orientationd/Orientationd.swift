@@ -169,6 +169,7 @@ struct Orientationd: AsyncParsableCommand {
                                                          dbus: settings.dbus, auxiliarySensors: replay == nil ? settings.auxiliary : nil,
                                                          posture: settings.posture.detector,
                                                          tabletModeSwitch: settings.posture.tabletModeSwitch,
+                                                         dbusHoldsInLaptop: settings.posture.dbusHoldsInLaptop,
                                                          sleeper: .onEventLoops, logger: logger)
         } catch let error as ServerError {
             throw DaemonFailure(error.description + Self.hint(for: error))
