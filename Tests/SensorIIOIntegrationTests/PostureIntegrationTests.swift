@@ -6,6 +6,7 @@ import OrientationServer
 import PostureCore
 import PostureSynthesis
 import SensorIIO
+import Synchronization
 import Testing
 import TestSupport
 
@@ -20,6 +21,14 @@ extension SensorIIOIntegrationTests {
                                     udev: ["ACCEL_LOCATION": "display", "ACCEL_MOUNT_MATRIX": "0, 1, 0; -1, 0, 0; 0, 0, 1"])
         var base = FakeIIODevice(index: 1, name: "bmc150_accel", format: "le:s12/16>>4", scale: "0.009582", buffered: false,
                                  udev: ["ACCEL_LOCATION": "base", "ACCEL_MOUNT_MATRIX": "1, 0, 0; 0, -1, 0; 0, 0, -1"])
+
+        /// Both read through their buffers (scan elements, a timestamp channel, `/dev/iio:deviceN`).
+        static func buffered() -> FakeConvertible {
+            var machine = FakeConvertible()
+            machine.display.buffered = true
+            machine.base.buffered = true
+            return machine
+        }
 
         /// Each sensor's raw counts for `pose`, through the inverse of its mount matrix, as the
         /// chips would read them (no noise: a pose held still).
@@ -289,5 +298,42 @@ extension SensorIIOIntegrationTests {
         try machine.set(testbed, .tent())
         #expect(waitUntil(timeout: 10, every: 0.1) { Self.busProperty(bus, "AccelerometerOrientation") == "bottom-up" },
                 "\(Self.busProperty(bus, "AccelerometerOrientation") ?? "nil") \(readText(dir + "/daemon.err").suffix(2000))")
+    }
+
+    /// The buffered pair: the display read through its buffer by the orientation pipeline (the
+    /// posture taps it: the device cannot be opened twice) and the base through its own, each
+    /// fed at 100 Hz as the hardware would write scans, through laptop, flat, tent, tablet and
+    /// back to laptop.
+    @Test func aBufferedPairGoesThroughThePostures() async throws {
+        let testbed = Testbed()
+        let machine = FakeConvertible.buffered()
+        for device in [machine.display, machine.base] { try testbed.add(device.description) }
+        let pose = Mutex(try machine.raw(.laptop()))
+        let stop = Atomic<Bool>(false)
+        let displayFD = testbed.deviceFD(machine.display.node), baseFD = testbed.deviceFD(machine.base.node)
+        let (display, base) = (machine.display, machine.base)
+        let feeder = Task.detached {
+            var k: Int64 = 0
+            while !stop.load(ordering: .relaxed) {
+                let (d, b) = pose.withLock { $0 }
+                writeAll(displayFD, display.scan([d.0, d.1, d.2], timestampNanoseconds: k * 10_000_000))
+                writeAll(baseFD, base.scan([b.0, b.1, b.2], timestampNanoseconds: k * 10_000_000 + 5_000_000))
+                k += 1
+                try? await Task.sleep(for: .milliseconds(10))  // the hardware's rate, not a wait for a result
+            }
+        }
+        let (service, run, shutdown, client) = try await Self.startPostureDaemon()
+        defer { close(client) }
+        let posture = try #require(service.posture)
+        for (next, name) in [(ConvertiblePose.laptop(), "laptop"), (.flat, "flat"), (.tent(), "tent"), (.tabletOnTable, "tablet"), (.laptop(), "laptop")] {
+            let raw = try machine.raw(next)
+            pose.withLock { $0 = raw }
+            #expect(Self.awaitMessage(client, type: "posture", containing: "\"posture\":\"\(name)\"", timeout: 15) != nil,
+                    "\(name): \(posture.state)")
+        }
+        stop.store(true, ordering: .relaxed)
+        await feeder.value
+        await shutdown()
+        try await run.value
     }
 }
