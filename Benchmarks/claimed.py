@@ -79,6 +79,46 @@ def accel_description(buffered):
         text += "P: /devices/platform/fake-accel/trigger0\nE: SUBSYSTEM=iio\nA: name=accel_3d-dev0\\n\n\n"
     return text
 
+# Issue 30, `measure --posture`: the base of a convertible, polled, lying flat (laptop with the
+# display upright: hinge about 90°), udev's location for it as systemd's hwdb would set it.
+BASE = "\n".join([
+    "P: /devices/platform/fake-base/iio:device2", "E: DEVTYPE=iio_device", "E: SUBSYSTEM=iio", "E: ACCEL_LOCATION=base",
+    "A: name=bmc150_accel\\n", "A: sampling_frequency=10\\n", "A: in_accel_x_raw=0\\n", "A: in_accel_y_raw=0\\n",
+    f"A: in_accel_z_raw={RAW_G}\\n", "A: in_accel_scale=0.0980665\\n",
+]) + "\n\n"
+
+
+class PostureSubscriber(threading.Thread):
+    """A socket client subscribed to the `posture` topic, keeping the posture lines it reads."""
+    def __init__(self, path):
+        super().__init__(daemon=True)
+        import socket
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        deadline = time.monotonic() + 15
+        while True:
+            try:
+                self.sock.connect(path)
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+        self.sock.sendall(b'{"op":"subscribe","topics":["posture"]}\n')
+        self.postures = []
+
+    def run(self):
+        buffer = b""
+        while True:
+            data = self.sock.recv(4096)
+            if not data:
+                return
+            buffer += data
+            while b"\n" in buffer:
+                line, buffer = buffer.split(b"\n", 1)
+                message = json.loads(line)
+                if message.get("type") == "posture":
+                    self.postures.append(message.get("posture"))
+
 # As in Benchmarks/iio-wakeups.py (AUXILIARY), with the type the peer's udev rule gives it.
 AUXILIARY = "\n".join([
     "P: /devices/platform/fake-vcnl4000/iio:device1", "E: DEVTYPE=iio_device", "E: SUBSYSTEM=iio",
@@ -290,7 +330,7 @@ def measure(args):
         testbed = UMockdev.Testbed.new()
         root = testbed.get_root_dir()
         TESTBED_ROOTS.append(root)
-        testbed.add_from_string(accel_description(buffered) + AUXILIARY)
+        testbed.add_from_string(accel_description(buffered) + AUXILIARY + (BASE if args.posture else ""))
         if buffered:
             fd = testbed.get_dev_fd("/dev/iio:device0")
             if fd < 0:
@@ -329,7 +369,13 @@ def measure(args):
         first = lines.wait_for(lambda l: l.get("orientation") == PORTRAIT, 15)
         if not first:
             fail(f"{args.daemon}: no '{PORTRAIT}' within 15 s of the claim; client saw {lines.snapshot()}; daemon: {daemon_log()}")
+        subscriber = None
+        if args.posture:
+            subscriber = PostureSubscriber(f"{tmp}/d.sock")
+            subscriber.start()
         time.sleep(WARMUP)
+        if subscriber and "laptop" not in subscriber.postures:
+            fail(f"no laptop posture within the warm-up: {subscriber.postures}; daemon: {daemon_log()}")
 
         pid = daemon.pid
         dropped_before = feeder.dropped if feeder else 0
@@ -341,7 +387,7 @@ def measure(args):
         rss, threads = resident_and_threads(pid)
         names, ended = per_thread(before, after)
         result = {
-            "daemon": args.daemon, "fixture": args.fixture, "light": args.light, "seconds": elapsed,
+            "daemon": args.daemon, "fixture": args.fixture, "light": args.light, "posture": args.posture, "seconds": elapsed,
             "wakeups": sum(n for n, _ in names.values()) / elapsed, "cpu_ms": (cpu1 - cpu0) * 1000 / elapsed,
             "rss": rss, "threads": threads, "ended": ended,
             "per_thread": {name: {"wakeups": n / elapsed, "threads": count} for name, (n, count) in names.items()},
@@ -522,6 +568,8 @@ def main():
         parser.add_argument("--seconds", type=float, default=20)
         parser.add_argument("--turns", type=int, default=8)
         parser.add_argument("--light", action="store_true")
+        parser.add_argument("--posture", action="store_true",
+                            help="orientationd only: add a convertible's base accelerometer and a socket subscriber of the posture topic")
         parsed = parser.parse_args()
         code = 0
         try:

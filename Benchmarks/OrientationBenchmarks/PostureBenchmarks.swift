@@ -58,6 +58,33 @@ import PostureSynthesis
         best = max(best, Double(stream.count * repetitions) / (cpuTime() - start))
     }
     emit("| posture detector, per sample of either sensor (`PostureDetector.process`) | \(fixed(best / 1e6, 2)) M | \(fixed(1e9 / best, 1)) |")
+    // The daemon's path: each reader's sample through the merger, then the detector (issue 30:
+    // `PostureService.take`, less its lock). Fed as two readers deliver: batches of five.
+    var batched: [PostureSample] = []
+    var displayBatch: [PostureSample] = [], baseBatch: [PostureSample] = []
+    for sample in stream {
+        if sample.location == .display { displayBatch.append(sample) } else { baseBatch.append(sample) }
+        if displayBatch.count == 5 { batched += displayBatch; displayBatch = [] }
+        if baseBatch.count == 5 { batched += baseBatch; baseBatch = [] }
+    }
+    batched += displayBatch + baseBatch
+    best = 0
+    for _ in 0..<runs {
+        var detector = try! PostureDetector()
+        var merger = PostureSampleMerger(maximumLag: detector.configuration.pairingWindow)
+        let start = cpuTime()
+        for r in 0..<repetitions {
+            let shift = Double(r) * 1e6
+            for sample in batched {
+                var s = sample
+                s.time += shift
+                for merged in merger.push(s) where detector.process(merged) != nil { events += 1 }
+            }
+            for merged in merger.flush() where detector.process(merged) != nil { events += 1 }
+        }
+        best = max(best, Double(batched.count * repetitions) / (cpuTime() - start))
+    }
+    emit("| merger and detector, per sample of either sensor as two readers deliver them in batches of 5 (`PostureSampleMerger.push`, then `process`: the daemon's path) | \(fixed(best / 1e6, 2)) M | \(fixed(1e9 / best, 1)) |")
     emit()
     if sink.isNaN || events < 0 { print(sink, events) }
 }

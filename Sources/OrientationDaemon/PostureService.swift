@@ -52,6 +52,10 @@ public final class PostureService: Sendable {
         var detector: PostureDetector
         var merger: PostureSampleMerger
         var baseNormalizer = GravityNormalizer()
+        /// How long each reader may wait before its next reading: slow while the posture is
+        /// settled and that sensor lies still (``SampleRateGovernor``), full rate otherwise.
+        var displayPace: SampleRateGovernor
+        var basePace: SampleRateGovernor
         var opens = 0
         var openLog = LogThrottle(interval: PostureService.logInterval)
     }
@@ -64,6 +68,8 @@ public final class PostureService: Sendable {
     }
 
     private let inner: Mutex<Inner>
+    /// The still-interval both readers follow (``SampleRateGovernor``), within the pairing window.
+    private let pace: SampleRateGovernor.Configuration
     private let source: DiscoveringAccelerometerSource
     private let tap: SampleTap
     private let claims: ClaimSources
@@ -79,7 +85,7 @@ public final class PostureService: Sendable {
     ///   - onChange: every change of the state, in order, under no lock; must not block.
     /// - Throws: ``ConfigurationError`` for an invalid detector configuration.
     public init(configuration: PostureDetector.Configuration, source: DiscoveringAccelerometerSource, tap: SampleTap,
-                claims: ClaimSources, logger: Logger, sleeper: Sleeper = .task,
+                claims: ClaimSources, logger: Logger, sleeper: Sleeper = .task, rateGovernor: SampleRateGovernor.Configuration? = nil,
                 releaseDelay: Double = SensorPipeline.defaultReleaseDelay,
                 onChange: @escaping @Sendable (PostureState) -> Void) throws(ConfigurationError) {
         let detector = try PostureDetector(configuration: configuration)
@@ -90,7 +96,12 @@ public final class PostureService: Sendable {
         self.sleeper = sleeper
         self.releaseDelay = releaseDelay
         self.onChange = onChange
-        inner = Mutex(Inner(detector: detector, merger: PostureSampleMerger(maximumLag: configuration.pairingWindow)))
+        // At most 80 % of the pairing window between two readings of a still sensor: the other
+        // sensor's latest must stay fresh enough to pair with.
+        let pace = (rateGovernor ?? source.rateGovernor).limited(gapReset: configuration.pairingWindow)
+        self.pace = pace
+        inner = Mutex(Inner(detector: detector, merger: PostureSampleMerger(maximumLag: configuration.pairingWindow),
+                            displayPace: SampleRateGovernor(configuration: pace), basePace: SampleRateGovernor(configuration: pace)))
     }
 
     /// The state now.
@@ -227,6 +238,8 @@ public final class PostureService: Sendable {
 
     private func resetDetector(_ inner: inout Inner) {
         inner.detector.reset()
+        inner.displayPace = SampleRateGovernor(configuration: pace)
+        inner.basePace = SampleRateGovernor(configuration: pace)
         _ = inner.merger.flush()
         inner.baseNormalizer = GravityNormalizer()
         publish(PostureState(present: inner.present, posture: .unknown, hingeAngle: nil, hold: .waitingForSensors), &inner)
@@ -319,10 +332,11 @@ public final class PostureService: Sendable {
         callbacks.drain()
     }
 
-    /// One reading of either accelerometer, on its reader's thread.
-    fileprivate func take(_ sample: Sample, _ location: PostureSample.Location, generation: Int) {
-        inner.withLock { inner in
-            guard inner.generation == generation, inner.runner != nil || inner.endedGeneration != generation else { return }
+    /// One reading of either accelerometer, on its reader's thread; returns how long that reader
+    /// may wait before its next one (`nil`: its full rate).
+    fileprivate func take(_ sample: Sample, _ location: PostureSample.Location, generation: Int) -> Double? {
+        let wait = inner.withLock { inner -> Double? in
+            guard inner.generation == generation, inner.runner != nil || inner.endedGeneration != generation else { return nil }
             let reading = location == .base ? inner.baseNormalizer.normalize(sample) : sample
             for merged in inner.merger.push(PostureSample(time: reading.time, location: location, acceleration: reading.acceleration)) {
                 let event = inner.detector.process(merged)
@@ -341,8 +355,16 @@ public final class PostureService: Sendable {
                     inner.state = state
                 }
             }
+            // The pace after the detector has seen the reading: slow only while it is settled and
+            // both sensors lie still (one moving wakes the other at its next reading, so the
+            // merger never waits long for a slow one).
+            let settled = inner.detector.isSettled
+            if location == .display { inner.displayPace.observe(sample, settled: settled) } else { inner.basePace.observe(sample, settled: settled) }
+            guard let display = inner.displayPace.interval, let base = inner.basePace.interval else { return nil }
+            return location == .display ? display : base
         }
         callbacks.drain()
+        return wait
     }
 
     private func publish(_ state: PostureState, _ inner: inout Inner) {
@@ -360,7 +382,6 @@ public final class PostureService: Sendable {
 
         func consume(_ sample: Sample) -> Double? {
             service.take(sample, .base, generation: generation)
-            return nil
         }
     }
 }

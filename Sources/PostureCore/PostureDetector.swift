@@ -64,6 +64,13 @@ public struct PostureDetector: Sendable {
         turnRate = radians(configuration.turnRate)
     }
 
+    /// True when nothing is about to change: a posture is published, the last sample decided
+    /// (no hold) and no other posture waits to settle. The daemon slows both accelerometers only
+    /// then (``SampleRateGovernor``).
+    public var isSettled: Bool {
+        posture != .unknown && hold == nil && (pending == nil || pending == posture)
+    }
+
     /// The hinge angle the detector believes, in degrees within 0…360 (0 closed, 360 folded
     /// back), or `nil` while it is not known (no pair of readings yet, or 0 against 360
     /// unresolved).

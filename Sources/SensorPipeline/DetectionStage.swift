@@ -16,7 +16,7 @@ import Synchronization
 ///   thread calling ``start()``): it must not block.
 /// - Every sample moves the pipeline's ``PipelineHealth`` deadline on.
 /// - With a ``SampleTap`` set, each sample (after the scale check) goes to it after the sink's
-///   callbacks, and the reader is asked for every reading (no governor wait).
+///   callbacks, and the reader waits no longer than the tap asks.
 final class DetectionStage: SampleConsumer {
     private struct State {
         var detector: OrientationDetector
@@ -66,9 +66,10 @@ final class DetectionStage: SampleConsumer {
             return (sample, state.governor.interval)
         }
         if started.load(ordering: .acquiring) { callbacks.drain() }
-        guard let tap, tap.isSet else { return interval }
-        tap.deliver(sample)
-        return nil
+        guard let tap, case .some(let asked) = tap.deliver(sample) else { return interval }
+        // The faster of the two: full rate when either wants it.
+        guard let interval, let asked else { return nil }
+        return min(interval, asked)
     }
 
     /// Lets what samples change reach the sink, starting with what is already queued.
