@@ -67,6 +67,14 @@ public final class TabletModeSwitchKeeper: Sendable {
     /// display and a base accelerometer: posture can be measured) and the machine's own switches.
     /// On an owner thread: it enumerates udev and may register an input device.
     public func update(enabled: Bool, present: Bool) {
+        // Off and none made: nothing to look for (an idle daemon enumerates nothing more).
+        let idle = inner.withLock { inner -> Bool in
+            guard !enabled, inner.device == nil else { return false }
+            inner.enabled = false
+            inner.reason = "off (tablet-mode-switch = false)"
+            return true
+        }
+        if idle { return }
         let real: [InputSwitchDevice]
         do { real = try InputSwitchDiscovery.realTabletModeSwitches() } catch {
             return warn("cannot look for a tablet-mode switch: \(error)", reason: "udev unavailable")
