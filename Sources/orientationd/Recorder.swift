@@ -10,6 +10,9 @@ import SensorPipeline
 /// as a v1 log, with the device, mount matrix and sample rate in its metadata, so a user can attach
 /// "it rotated when it should not have" to a bug report and anyone can replay it.
 ///
+/// On a convertible (issue 30) the base accelerometer and the lid switch are recorded beside the
+/// display's samples, as a v3 log (``ConvertibleRecording``).
+///
 /// With an ambient light or proximity sensor present (issue 17), it records those too, as a v2
 /// log: each reading (light after the per-device scale, before the filter; proximity raw) in the
 /// row of the next accelerometer sample, with `light-unit` and `proximity-near-level` in the
@@ -35,9 +38,18 @@ enum Recorder {
         }
         let sides = try await AuxiliaryRecording.start(settings: settings, metadata: &metadata, logger: logger)
         defer { sides.stop() }
+        // A convertible's base accelerometer and lid switch (issue 30): a v3 log.
+        let convertible = await ConvertibleRecording.start(source: source, choice: choice, metadata: &metadata, logger: logger)
         metadata.append(key: "source", value: "orientationd --record")
-        var writer = try SensorLogWriter(path: path, metadata: metadata, includesGyroscope: plan.readsGyroscope || gyroPlan != nil,
-                                         includesLight: sides.light, includesProximity: sides.proximity)
+        var writer: SensorLogWriter
+        do {
+            writer = try SensorLogWriter(path: path, metadata: metadata, includesGyroscope: plan.readsGyroscope || gyroPlan != nil,
+                                         includesLight: sides.light, includesProximity: sides.proximity,
+                                         includesBase: convertible.hasBase, includesLid: convertible.hasLid)
+        } catch {
+            await convertible.stop()
+            throw error
+        }
         let stream = try await source.open()
         var first: Double? = nil
         var count = 0
@@ -63,7 +75,11 @@ enum Recorder {
             while !interrupted.load(ordering: .relaxed), var sample = try await stream.next() {
                 if first == nil { first = sample.time }
                 (sample.light, sample.proximity) = sides.take()
-                try writer.write(sample)
+                if convertible.hasBase {
+                    for row in convertible.rows(with: sample) { try writer.write(row) }
+                } else {
+                    try writer.write(sample)
+                }
                 count += 1
                 if let duration, let first, sample.time - first >= duration { break }
                 // At most a second of samples waits in memory.
@@ -74,13 +90,20 @@ enum Recorder {
             }
         } catch {
             await stream.close()
+            await convertible.stop()
             // What was recorded before the failure (a sensor that vanished or stalled) is kept.
+            for row in convertible.rows(with: nil, final: true) { try? writer.write(row) }
             try? writer.finish()
             logger.error("recording ended early", metadata: ["samples": "\(count)", "file": "\(path)", "reason": "\(error)"])
             throw error
         }
         await stream.close()
+        await convertible.stop()
+        for row in convertible.rows(with: nil, final: true) { try writer.write(row) }
         try writer.finish()
+        if convertible.dropped > 0 {
+            logger.warning("base readings or lid changes came too late to be written in order", metadata: ["dropped": "\(convertible.dropped)"])
+        }
         logger.notice("recorded", metadata: ["samples": "\(count)", "file": "\(path)"])
     }
 }

@@ -336,4 +336,42 @@ extension SensorIIOIntegrationTests {
         await shutdown()
         try await run.value
     }
+
+    /// Item 2, recorded: `orientationd --record` on a convertible writes the base accelerometer
+    /// beside the display's (a v3 log, each sensor's mount matrix applied), and `orientationctl
+    /// replay` finds the posture in it.
+    @Test func aConvertibleIsRecordedWithItsBaseAndReplaysToItsPosture() throws {
+        var machine = FakeConvertible()
+        let (display, base) = try machine.raw(.laptop())
+        machine.display.raw = display
+        machine.base.raw = base
+        let (status, _, err, text) = try Self.runDaemon(devices: [machine.display, machine.base], feed: nil,
+                                                       arguments: ["--record", "{dir}/recorded.log", "--duration", "2"])
+        #expect(status == 0, "\(err)")
+        #expect(text.hasPrefix("# orientationd-log v3\n"), "\(text.prefix(400))")
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("# base-device: bmc150_accel (iio:device1)") }, "\(text.prefix(600))")
+        #expect(lines.contains("# base-mount-matrix: 1, 0, 0; 0, -1, 0; 0, 0, -1"), "\(text.prefix(600))")
+        #expect(lines.contains("time,accel_x,accel_y,accel_z,base_x,base_y,base_z"), "\(text.prefix(600))")
+        let rows = lines.filter { $0.first?.isNumber == true }.map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        let baseRows = rows.filter { $0.count == 7 && !$0[4].isEmpty }
+        #expect(baseRows.count >= 10, "\(rows.count) rows, \(baseRows.count) with the base")
+        // A base lying flat reads +g on z in the hwdb's base frame, whatever its chip's axes.
+        #expect(baseRows.allSatisfy { abs((Double($0[6]) ?? 0) - 9.8) < 0.2 }, "\(baseRows.prefix(3))")
+        let log = TemporaryLogFile.write(text)
+        let replay = runProcess([Self.productsDirectory + "/orientationctl", "replay", log])
+        #expect(replay.stdout.contains("posture: laptop (hinge 11"), "\(replay.stdout) \(replay.stderr)")
+    }
+}
+
+/// A file for a log the test has in memory.
+enum TemporaryLogFile {
+    static func write(_ text: String) -> String {
+        var template = Array("/tmp/orientationd-recorded-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        close(fd)
+        writeText(path, text)
+        return path
+    }
 }
