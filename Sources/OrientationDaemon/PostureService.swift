@@ -263,8 +263,15 @@ public final class PostureService: Sendable {
         claims.set(Self.claimer, claimed: true)
         tap.set { [weak self] sample in self?.take(sample, .display, generation: generation) }
         let lid = await startLidSwitch(generation: generation)
+        let hinge = await startHingeAngle(generation: generation)
         var failure: String? = nil
         do {
+            guard try await hasBase() else {
+                // The machine's hinge angle and the display's accelerometer are enough: read
+                // until closed.
+                while !Task.isCancelled { try await sleeper.sleep(seconds: 3600) }
+                throw CancellationError()
+            }
             let (stream, base) = try await source.openBase(consumer: BaseConsumer(service: self, generation: generation))
             logger.info("base accelerometer opened", metadata: ["device": "\(base.id)", "name": "\(base.name)",
                                                                 "lid-switch": "\(lid?.node ?? "none")"])
@@ -282,6 +289,7 @@ public final class PostureService: Sendable {
         }
         tap.set(nil)
         await lid?.stop()
+        await hinge?.stop()
         claims.set(Self.claimer, claimed: false)
         let kick = inner.withLock { inner -> Bool in
             inner.endedGeneration = generation
@@ -317,17 +325,45 @@ public final class PostureService: Sendable {
         return reader
     }
 
+    /// Whether discovery finds a base accelerometer now (without one, a hinge-angle channel stands in).
+    private func hasBase() async throws -> Bool {
+        let (_, choice, _, _) = try await source.plan()
+        return choice.base != nil
+    }
+
+    /// The machine's own hinge angle (`in_angl*`: cros-ec's lid angle, the HID hinge sensor),
+    /// read every 0.1 s while the posture is: where there is one it decides the angle
+    /// (``PostureDetector/setMeasuredHinge(_:at:)``). `nil` where there is none.
+    private func startHingeAngle(generation: Int) async -> HingeAngleReader? {
+        guard let found = await OwnerThread.run(name: "od-udev-scan", { DiscoveringAccelerometerSource.hingeChannelOnCallingThread() }),
+              let channel = found else { return nil }
+        let reader = HingeAngleReader(channel: channel, onReading: { [weak self] reading in
+            self?.hingeMeasured(reading.degrees, at: reading.time, generation: generation)
+        }, onEnd: { [logger] failure in
+            if let failure { logger.warning("the hinge angle stopped; posture goes on without it", metadata: ["reason": "\(failure)"]) }
+        })
+        do { try reader.start() } catch {
+            logger.warning("cannot read the hinge angle", metadata: ["device": "\(channel.id)", "error": "\(error)"])
+            return nil
+        }
+        logger.info("reading the machine's hinge angle", metadata: ["device": "\(channel.id)", "driver": "\(channel.driver.rawValue)"])
+        return reader
+    }
+
+    /// A reading of the machine's hinge angle, on its reader's thread.
+    private func hingeMeasured(_ degrees: Double?, at time: Double, generation: Int) {
+        inner.withLock { inner in
+            guard inner.generation == generation else { return }
+            record(inner.detector.setMeasuredHinge(degrees, at: time), &inner)
+        }
+        callbacks.drain()
+    }
+
     /// The lid switch changed (or was read at open), on its reader's thread.
     private func lidChanged(closed: Bool, at time: Double, generation: Int) {
         inner.withLock { inner in
             guard inner.generation == generation else { return }
-            guard let event = inner.detector.setLidSwitch(closed: closed, at: time) else { return }
-            var state = inner.state
-            state.present = true
-            state.posture = event.posture
-            state.hingeAngle = event.hingeAngle
-            state.hold = inner.detector.hold
-            publish(state, &inner)
+            record(inner.detector.setLidSwitch(closed: closed, at: time), &inner)
         }
         callbacks.drain()
     }
@@ -339,21 +375,7 @@ public final class PostureService: Sendable {
             guard inner.generation == generation, inner.runner != nil || inner.endedGeneration != generation else { return nil }
             let reading = location == .base ? inner.baseNormalizer.normalize(sample) : sample
             for merged in inner.merger.push(PostureSample(time: reading.time, location: location, acceleration: reading.acceleration)) {
-                let event = inner.detector.process(merged)
-                var state = inner.state
-                state.present = true
-                if let event {
-                    state.posture = event.posture
-                    state.hingeAngle = event.hingeAngle
-                }
-                state.hold = inner.detector.hold
-                // A decided posture goes out when it changes; while unknown, why it is unknown
-                // (the hold) goes out too, so a client can say what the machine waits for.
-                if event != nil || (state.posture == .unknown && state.hold != inner.state.hold) {
-                    publish(state, &inner)
-                } else {
-                    inner.state = state
-                }
+                record(inner.detector.process(merged), &inner)
             }
             // The pace after the detector has seen the reading: slow only while it is settled and
             // both sensors lie still (one moving wakes the other at its next reading, so the
@@ -365,6 +387,24 @@ public final class PostureService: Sendable {
         }
         callbacks.drain()
         return wait
+    }
+
+    /// What the detector said after one input: a decided posture goes out when it changes;
+    /// while it is unknown, why (the hold) goes out too, so a client can say what the machine
+    /// waits for. Otherwise the state is kept for `get` without telling anyone.
+    private func record(_ event: PostureEvent?, _ inner: inout Inner) {
+        var state = inner.state
+        state.present = true
+        if let event {
+            state.posture = event.posture
+            state.hingeAngle = event.hingeAngle
+        }
+        state.hold = inner.detector.hold
+        if event != nil || (state.posture == .unknown && state.hold != inner.state.hold) {
+            publish(state, &inner)
+        } else {
+            inner.state = state
+        }
     }
 
     private func publish(_ state: PostureState, _ inner: inout Inner) {

@@ -33,6 +33,16 @@ public struct PostureDetector: Sendable {
     public private(set) var rawHingeAngle: Double?
     /// The lid switch as last given to ``setLidSwitch(closed:at:)`` (`nil`: none wired).
     public private(set) var lidClosed: Bool?
+    /// The hinge angle the machine measures itself, as last given to
+    /// ``setMeasuredHinge(_:at:)``, and when (`nil`: none, or unreliable).
+    public private(set) var measuredHinge: MeasuredHinge?
+
+    /// A hinge angle measured by the machine (a ChromeOS EC's lid angle, an Intel HID hinge
+    /// sensor): degrees within 0…360, and the time on the samples' clock.
+    public struct MeasuredHinge: Hashable, Sendable {
+        public var degrees: Double
+        public var time: Double
+    }
     /// Counters of what the detector saw.
     public private(set) var statistics = Statistics()
 
@@ -78,10 +88,11 @@ public struct PostureDetector: Sendable {
         tracked.map { min(360, max(0, $0)) }
     }
 
-    /// Returns to the initial state: `unknown`, no readings, no path; the lid switch and the
-    /// statistics are kept. Call it when the streams restart for a reason the timestamps do not
+    /// Returns to the initial state: `unknown`, no readings, no path, no measured angle; the lid
+    /// switch and the statistics are kept. Call it when the streams restart for a reason the timestamps do not
     /// show (a sensor reopened).
     public mutating func reset() {
+        measuredHinge = nil
         posture = .unknown
         hold = .waitingForSensors
         rawHingeAngle = nil
@@ -148,10 +159,37 @@ public struct PostureDetector: Sendable {
         return publish(.closed, at: time)
     }
 
+    /// Tells the detector the hinge angle the machine measures itself (`in_angl*`: cros-ec's
+    /// `cros-ec-lid-angle`, the HID `hinge` sensor), degrees within 0…360, or `nil` when the
+    /// machine says it is unreliable. Returns the event when the published posture changes.
+    ///
+    /// While a measured angle is fresh (at most `pairing-window` old), it is the angle: it needs
+    /// no base accelerometer, knows 0° from 360° (the path and the lid switch are not needed),
+    /// and holds nothing for a vertical hinge (the machine's own sensor fusion says when it
+    /// cannot tell, with `nil`). The display's accelerometer still tells tent from stand and
+    /// says when the machine moves (`motion-holdoff`). Without one, the two accelerometers decide
+    /// as before. A non-finite time, or an angle outside 0…360, counts as `nil`.
+    public mutating func setMeasuredHinge(_ degrees: Double?, at time: Double) -> PostureEvent? {
+        guard let degrees, degrees.isFinite, degrees >= 0, degrees <= 360, time.isFinite else {
+            measuredHinge = nil
+            return nil
+        }
+        measuredHinge = MeasuredHinge(degrees: degrees, time: time)
+        // Decided now only in time order; an angle older than the last sample (the readers run
+        // on threads of their own) is used by the next samples.
+        guard display.hasReading, time >= lastTime else { return nil }
+        lastTime = time
+        return decide(at: time)
+    }
+
     // MARK: - Deciding
 
     private mutating func decide(at t: Double) -> PostureEvent? {
         let c = configuration
+        if let measured = measuredHinge, abs(t - measured.time) <= c.pairingWindow, display.hasReading,
+           abs(t - display.lastTime) <= c.pairingWindow {
+            return decide(measured: measured.degrees, at: t)
+        }
         guard display.hasReading, base.hasReading,
               abs(t - display.lastTime) <= c.pairingWindow, abs(t - base.lastTime) <= c.pairingWindow else {
             return held(.waitingForSensors)
@@ -185,6 +223,24 @@ public struct PostureDetector: Sendable {
         hold = nil
         statistics.trusted += 1
         guard let candidate = candidate(theta, display: d * (1 / dm)) else {
+            pending = nil
+            return nil
+        }
+        return settle(candidate, at: t)
+    }
+
+    /// A decision from the machine's own hinge angle (``setMeasuredHinge(_:at:)``).
+    private mutating func decide(measured degrees: Double, at t: Double) -> PostureEvent? {
+        let c = configuration
+        rawHingeAngle = degrees.truncatingRemainder(dividingBy: 360)
+        tracked = degrees
+        trackedTime = t
+        if t - display.movingTime < c.motionHoldoff { return held(.displayMoving) }
+        if base.hasReading, abs(t - base.lastTime) <= c.pairingWindow, t - base.movingTime < c.motionHoldoff { return held(.baseMoving) }
+        hold = nil
+        statistics.trusted += 1
+        let dm = display.magnitude
+        guard dm > 0, let candidate = candidate(degrees, display: display.fast * (1 / dm)) else {
             pending = nil
             return nil
         }

@@ -5,9 +5,10 @@
 ///
 /// Contract:
 /// - ``push(_:)`` returns the readings that are now safe to hand on, in time order: those no later
-///   than the older of the two sensors' newest readings. A sensor that has delivered nothing for
-///   `maximumLag` seconds of the other's time holds nothing back (one sensor stopped, or the
-///   machine has it no longer): the other's readings then go out `maximumLag` late at most.
+///   than the older of the two sensors' newest readings. A sensor that has delivered nothing yet
+///   holds nothing back (a machine whose hinge angle stands in for the base accelerometer has
+///   none), and one silent for `maximumLag` seconds of the other's time holds it back by that
+///   much at most (it stopped, or the machine has it no longer).
 /// - A reading older than what was already handed on (a sensor whose clock went back, a reopened
 ///   reader) is handed on at once: the detector restarts that sensor's filter, as its contract says.
 /// - At most `capacity` readings are held: beyond that the oldest go out, so a stalled sensor
@@ -39,8 +40,9 @@ public struct PostureSampleMerger: Sendable {
         var index = held.endIndex
         while index > held.startIndex, held[index - 1].time > sample.time { index -= 1 }
         held.insert(sample, at: index)
-        let display = newest[.display] ?? -.infinity, base = newest[.base] ?? -.infinity
-        let horizon = max(min(display, base), max(display, base) - maximumLag)
+        let display = newest[.display] ?? .infinity, base = newest[.base] ?? .infinity
+        let newestOfBoth = max(display == .infinity ? -.infinity : display, base == .infinity ? -.infinity : base)
+        let horizon = max(min(display, base), newestOfBoth - maximumLag)
         var count = 0
         while count < held.count, held[count].time <= horizon { count += 1 }
         if held.count - count > capacity { count = held.count - capacity }

@@ -162,10 +162,20 @@ public final class DiscoveringAccelerometerSource: SensorSource {
         return (try await backend.openAccelerometer(opening), base)
     }
 
-    /// Whether discovery finds a display and a base accelerometer now (on the calling thread,
-    /// which libudev blocks: an owner thread).
+    /// Whether the posture can be measured now: a display accelerometer, and a base accelerometer
+    /// or a hinge-angle channel (``HingeAngleChannel``) beside it (on the calling thread, which
+    /// libudev blocks: an owner thread).
     public func hasPostureSensorsOnCallingThread() -> Bool {
-        (try? plan(settings: settings, sensors: UdevDiscovery.sensors()))?.choice.base != nil
+        guard let choice = (try? plan(settings: settings, sensors: UdevDiscovery.sensors()))?.choice, choice.accelerometer != nil else {
+            return false
+        }
+        return choice.base != nil || Self.hingeChannelOnCallingThread() != nil
+    }
+
+    /// The machine's first usable hinge-angle channel (cros-ec lid angle, HID hinge), if any
+    /// (libudev blocks: an owner thread).
+    public static func hingeChannelOnCallingThread() -> HingeAngleChannel? {
+        (try? HingeAngleChannel.channels())?.first { $0.unusableReason == nil }
     }
 
     /// What iio-sensor-proxy does to the accelerometer when it starts, done now (the daemon's

@@ -1,3 +1,4 @@
+import OwnerThreads
 import SensorIIO
 
 /// `orientationd --list-sensors`: what discovery finds and what the daemon would use, and why.
@@ -27,10 +28,14 @@ extension Orientationd {
             print("no display accelerometer: orientationd would publish unknown and wait for one")
         }
         // A convertible (issue 30): which accelerometer is the display's and which the base's.
+        let hinge = await OwnerThread.run(name: "od-udev-scan") { DiscoveringAccelerometerSource.hingeChannelOnCallingThread() } ?? nil
+        let measured = hinge.map { ", hinge angle \($0.id) (\($0.driver.rawValue)), which decides the angle" } ?? ""
         if let display = choice.accelerometer, let base = choice.base {
-            print("posture: available: display \(display.id) (\(display.name)), base \(base.id) (\(base.name)); both read only while someone subscribes to posture")
+            print("posture: available: display \(display.id) (\(display.name)), base \(base.id) (\(base.name))\(measured); read only while someone subscribes to posture")
+        } else if let display = choice.accelerometer, hinge != nil {
+            print("posture: available: display \(display.id) (\(display.name))\(measured); read only while someone subscribes to posture")
         } else {
-            print("posture: not available: \(choice.accelerometer == nil ? "no display accelerometer" : "no accelerometer in the base (ACCEL_LOCATION=base)")")
+            print("posture: not available: \(choice.accelerometer == nil ? "no display accelerometer" : "no accelerometer in the base (ACCEL_LOCATION=base) and no hinge-angle channel")")
         }
     }
 }

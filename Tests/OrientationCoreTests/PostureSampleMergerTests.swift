@@ -23,11 +23,15 @@ import Testing
 
     static let rows: [Row] = [
         Row(name: "batches of five from each, interleaved", pushes:
-                [(.display, 0.00), (.display, 0.01), (.display, 0.02), (.base, 0.005), (.base, 0.015), (.display, 0.03), (.base, 0.025), (.base, 0.035)],
-            expected: ["d0", "b1", "d1", "b2", "d2", "b3", "d3"], heldAtEnd: 1),
-        Row(name: "one sensor silent: the other goes out at most the lag late", pushes:
+                [(.base, -0.005), (.display, 0.00), (.display, 0.01), (.display, 0.02), (.base, 0.005), (.base, 0.015), (.display, 0.03),
+                 (.base, 0.025), (.base, 0.035)],
+            expected: ["b-1", "d0", "b1", "d1", "b2", "d2", "b3", "d3"], heldAtEnd: 1),
+        Row(name: "one sensor never heard from holds nothing back", pushes:
                 [(.display, 0.0), (.display, 0.2), (.display, 0.6), (.display, 0.8)],
-            expected: ["d0", "d20"], heldAtEnd: 2),
+            expected: ["d0", "d20", "d60", "d80"], heldAtEnd: 0),
+        Row(name: "one sensor silent: the other goes out at most the lag late", pushes:
+                [(.base, 0.0), (.display, 0.1), (.display, 0.3), (.display, 0.7), (.display, 0.9)],
+            expected: ["b0", "d10", "d30"], heldAtEnd: 2),
         Row(name: "a reading older than what went out goes out at once", pushes:
                 [(.display, 0.1), (.base, 0.2), (.base, 0.05)],
             expected: ["d10", "b5"], heldAtEnd: 1),

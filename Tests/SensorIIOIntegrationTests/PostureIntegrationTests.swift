@@ -362,6 +362,41 @@ extension SensorIIOIntegrationTests {
         let replay = runProcess([Self.productsDirectory + "/orientationctl", "replay", log])
         #expect(replay.stdout.contains("posture: laptop (hinge 11"), "\(replay.stdout) \(replay.stderr)")
     }
+
+    /// Item 1, the kernel's hinge angle: a Chromebook-like machine with a display accelerometer
+    /// and cros-ec's lid angle (no base accelerometer): posture is available, and the EC's angle
+    /// decides it, 0° against 360° included; its "unreliable" 500 holds the posture.
+    @Test func aMachinesOwnHingeAngleDecidesThePosture() async throws {
+        let testbed = Testbed()
+        let machine = FakeConvertible()
+        let hinge = Self.crosECLidAngle(2, raw: "110")
+        try testbed.add(machine.display.description)
+        try testbed.add(hinge.description)
+        func set(_ pose: ConvertiblePose, angle: String) throws {
+            let (d, _) = try machine.raw(pose)
+            for (axis, value) in zip(["x", "y", "z"], [d.0, d.1, d.2]) {
+                testbed.setAttribute(machine.display.syspath, "in_accel_\(axis)_raw", "\(value)\n")
+            }
+            testbed.setAttribute(hinge.syspath, "in_angl_raw", angle + "\n")
+        }
+        try set(.laptop(), angle: "110")
+        let (service, run, shutdown, client) = try await Self.startPostureDaemon()
+        defer { close(client) }
+        let posture = try #require(service.posture)
+        #expect(posture.state.present, "a display accelerometer and a hinge angle: posture available")
+        for (pose, angle, name) in [(ConvertiblePose.laptop(), "110", "laptop"), (.tabletOnTable, "358", "tablet"), (.closed, "2", "closed")] {
+            try set(pose, angle: angle)
+            #expect(Self.awaitMessage(client, type: "posture", containing: "\"posture\":\"\(name)\"") != nil, "\(name): \(posture.state)")
+        }
+        // Unreliable: held, and why.
+        try set(.laptop(), angle: "500")
+        #expect(Self.awaitMessage(client, type: "posture", containing: "\"hold\":\"waiting-for-sensors\"") == nil,
+                "a held decided posture sends nothing")
+        #expect(posture.state.posture == .closed && posture.state.hold == .waitingForSensors, "\(posture.state)")
+        await shutdown()
+        try await run.value
+    }
+
 }
 
 /// A file for a log the test has in memory.
