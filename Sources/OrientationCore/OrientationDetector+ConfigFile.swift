@@ -1,17 +1,9 @@
-extension OrientationDetector.Configuration {
+/// `apply(_:)` (``ConfigFileSectionReader``) throws the first problem: the file and line of an
+/// unknown parameter or a bad value; for a combination that is invalid as a whole, the line of
+/// the parameter named in the ``ConfigurationError`` (or of the section's last entry).
+extension OrientationDetector.Configuration: ConfigFileSectionReader {
     /// The configuration-file section holding detector parameters.
     public static let configFileSection = "detector"
-
-    /// Applies the `[detector]` section of `file` on top of this configuration, then validates.
-    ///
-    /// - Throws: ``ConfigFileError`` naming the file and line of an unknown parameter or a bad
-    ///   value; for a combination that is invalid as a whole, the line of the parameter named in
-    ///   the ``ConfigurationError`` (or of the section's last entry).
-    public mutating func apply(_ file: ConfigFile) throws(ConfigFileError) {
-        var problems: [ConfigFileError] = []
-        apply(file, problems: &problems)
-        if let first = problems.first { throw first }
-    }
 
     /// Applies the `[detector]` section, appending every problem to `problems`: each bad entry
     /// (unknown name, bad value), then every field and relation ``validate()`` would refuse

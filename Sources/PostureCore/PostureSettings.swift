@@ -6,7 +6,7 @@ import OrientationCore
 ///
 /// Read by the daemon (at start and at every reload) and by `orientationctl replay`, `evaluate`,
 /// `plot` and `simulate --config`, through ``apply(_:problems:)`` (docs/ARCHITECTURE.md §11).
-public struct PostureSettings: Hashable, Sendable {
+public struct PostureSettings: Hashable, Sendable, ConfigFileSectionReader {
     /// The configuration-file section.
     public static let configFileSection = "posture"
     /// The key of ``tabletModeSwitch``.
@@ -30,15 +30,6 @@ public struct PostureSettings: Hashable, Sendable {
 
     /// The defaults.
     public init() {}
-
-    /// Applies the `[posture]` section of `file`, then validates.
-    ///
-    /// - Throws: the first ``ConfigFileError`` that ``apply(_:problems:)`` would report.
-    public mutating func apply(_ file: ConfigFile) throws(ConfigFileError) {
-        var problems: [ConfigFileError] = []
-        apply(file, problems: &problems)
-        if let first = problems.first { throw first }
-    }
 
     /// Applies the `[posture]` section of `file` on top of these settings, appending every
     /// problem to `problems`, each naming the file and line: an unknown key (with the nearest

@@ -55,11 +55,17 @@ public struct SensorLogReader: ~Copyable {
     {
         var source = try LineSource(path: path, chunkSize: chunkSize, maxLineLength: maxLineLength)
         let header = try Self.readHeader(&source)
+        // Every stored property from locals, none read back from `self` before `source` is moved
+        // in: a release build (Swift 6.3) freed the noncopyable LineSource's buffer twice when
+        // the initialiser read `self.hasBase` before the move (`free(): invalid pointer` at the
+        // first replay; the debug build and the tests never showed it).
+        let hasBase = header.roles.contains(where: \.isBase)
+        let hasLid = header.roles.contains(.lid)
         self.metadata = header.metadata
         self.roles = header.roles
         self.hasGyroscope = header.roles.contains(where: \.isGyro)
-        self.hasBase = header.roles.contains(where: \.isBase)
-        self.hasLid = header.roles.contains(.lid)
+        self.hasBase = hasBase
+        self.hasLid = hasLid
         self.accelMayBeEmpty = hasBase || hasLid
         self.source = source
     }
@@ -69,11 +75,17 @@ public struct SensorLogReader: ~Copyable {
     public init(bytes: [UInt8], name: String) throws(SensorLogError) {
         var source = LineSource(bytes: bytes, name: name)
         let header = try Self.readHeader(&source)
+        // Every stored property from locals, none read back from `self` before `source` is moved
+        // in: a release build (Swift 6.3) freed the noncopyable LineSource's buffer twice when
+        // the initialiser read `self.hasBase` before the move (`free(): invalid pointer` at the
+        // first replay; the debug build and the tests never showed it).
+        let hasBase = header.roles.contains(where: \.isBase)
+        let hasLid = header.roles.contains(.lid)
         self.metadata = header.metadata
         self.roles = header.roles
         self.hasGyroscope = header.roles.contains(where: \.isGyro)
-        self.hasBase = header.roles.contains(where: \.isBase)
-        self.hasLid = header.roles.contains(.lid)
+        self.hasBase = hasBase
+        self.hasLid = hasLid
         self.accelMayBeEmpty = hasBase || hasLid
         self.source = source
     }

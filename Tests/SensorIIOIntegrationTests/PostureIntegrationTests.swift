@@ -58,20 +58,43 @@ extension SensorIIOIntegrationTests {
         }
     }
 
+    /// The daemon's wiring, running in this process on the testbed's devices.
+    struct RunningDaemon {
+        let service: OrientationService
+        let directory: String
+        let run: Task<Void, Error>
+        let shutdown: @Sendable () async -> Void
+
+        var socket: String { directory + "/d.sock" }
+
+        static func start(tabletModeSwitch: Bool = false, uinput: String = UInputTabletModeSwitch.defaultPath) async throws -> RunningDaemon {
+            var template = Array("/tmp/orientationd-posture-XXXXXX".utf8CString)
+            let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+            var logger = Logger(label: "test")
+            logger.logLevel = .critical
+            let service = try await OrientationService.start(
+                source: DiscoveringAccelerometerSource(settings: IIOSettings(), logger: logger), detector: OrientationDetector.Configuration(),
+                server: ServerConfiguration(socketPath: dir + "/d.sock"), watchHotplug: true, tabletModeSwitch: tabletModeSwitch,
+                uinputPath: uinput, logger: logger)
+            let group = service.serviceGroup(logger: logger)
+            return RunningDaemon(service: service, directory: dir, run: Task { try await group.run() },
+                                 shutdown: { await group.triggerGracefulShutdown() })
+        }
+
+        /// Shuts it down and waits for the end.
+        func stop() async throws {
+            await shutdown()
+            try await run.value
+        }
+    }
+
     @Test func aConvertibleGoesThroughEveryPostureOnTheSocket() async throws {
         let testbed = Testbed()
         let machine = FakeConvertible()
         for device in [machine.display, machine.base] { try testbed.add(device.description) }
         try machine.set(testbed, .closed)
-        var template = Array("/tmp/orientationd-posture-XXXXXX".utf8CString)
-        let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
-        var logger = Logger(label: "test")
-        logger.logLevel = .critical
-        let service = try await OrientationService.start(
-            source: DiscoveringAccelerometerSource(settings: IIOSettings(), logger: logger), detector: OrientationDetector.Configuration(),
-            server: ServerConfiguration(socketPath: dir + "/d.sock"), watchHotplug: true, logger: logger)
-        let group = service.serviceGroup(logger: logger)
-        let run = Task { try await group.run() }
+        let daemon = try await RunningDaemon.start()
+        let (service, dir) = (daemon.service, daemon.directory)
         let client = connectUnix(dir + "/d.sock")
         defer { close(client) }
         let posture = try #require(service.posture)
@@ -106,8 +129,7 @@ extension SensorIIOIntegrationTests {
         #expect(Self.awaitMessage(client, type: "unsubscribed", containing: "\"id\":2") != nil)
         #expect(waitUntil(timeout: 5) { !posture.isReading }, "the last subscriber closes both after the release delay")
         #expect(posture.opens == 1)
-        await group.triggerGracefulShutdown()
-        try await run.value
+        try await daemon.stop()
     }
 
     /// Item 4: `orientationctl follow` applies its rule per posture: a laptop holds, a tent turns
@@ -117,15 +139,8 @@ extension SensorIIOIntegrationTests {
         let machine = FakeConvertible()
         for device in [machine.display, machine.base] { try testbed.add(device.description) }
         try machine.set(testbed, .laptop())
-        var template = Array("/tmp/orientationd-follow-XXXXXX".utf8CString)
-        let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
-        var logger = Logger(label: "test")
-        logger.logLevel = .critical
-        let service = try await OrientationService.start(
-            source: DiscoveringAccelerometerSource(settings: IIOSettings(), logger: logger), detector: OrientationDetector.Configuration(),
-            server: ServerConfiguration(socketPath: dir + "/d.sock"), watchHotplug: true, logger: logger)
-        let group = service.serviceGroup(logger: logger)
-        let run = Task { try await group.run() }
+        let daemon = try await RunningDaemon.start()
+        let (service, dir) = (daemon.service, daemon.directory)
         let posture = try #require(service.posture)
         let decisions = dir + "/decisions"
         let follow = try spawn([Self.productsDirectory + "/orientationctl", "follow", "--socket", dir + "/d.sock", "--once",
@@ -148,25 +163,16 @@ extension SensorIIOIntegrationTests {
         let lines = (readTextIfPresent(decisions) ?? "").split(separator: "\n")
         #expect(!lines.contains { $0.hasPrefix("laptop ") }, "a laptop holds: \(lines)")
         #expect(!lines.contains { $0.hasPrefix("stand ") && $0.hasSuffix("upside-down") }, "\(lines)")
-        await group.triggerGracefulShutdown()
-        try await run.value
+        try await daemon.stop()
     }
 
-    /// Starts the daemon's wiring on `testbed`'s devices, a client subscribed to `posture`.
+    /// Starts the daemon's wiring on the testbed's devices, a client subscribed to `posture`.
     static func startPostureDaemon() async throws -> (OrientationService, Task<Void, Error>, @Sendable () async -> Void, Int32) {
-        var template = Array("/tmp/orientationd-lid-XXXXXX".utf8CString)
-        let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
-        var logger = Logger(label: "test")
-        logger.logLevel = .critical
-        let service = try await OrientationService.start(
-            source: DiscoveringAccelerometerSource(settings: IIOSettings(), logger: logger), detector: OrientationDetector.Configuration(),
-            server: ServerConfiguration(socketPath: dir + "/d.sock"), watchHotplug: true, logger: logger)
-        let group = service.serviceGroup(logger: logger)
-        let run = Task { try await group.run() }
-        let client = connectUnix(dir + "/d.sock")
+        let daemon = try await RunningDaemon.start()
+        let client = connectUnix(daemon.socket)
         _ = readLine(client, timeout: 5)
         sendLine(client, "{\"op\":\"subscribe\",\"topics\":[\"posture\"]}")
-        return (service, run, { await group.triggerGracefulShutdown() }, client)
+        return (daemon.service, daemon.run, daemon.shutdown, client)
     }
 
     /// Closed against folded back (item 1): the halves lying together read alike, and a lid
@@ -198,16 +204,8 @@ extension SensorIIOIntegrationTests {
     /// Item 3: the virtual tablet-mode switch, opt-in, never beside the machine's own, never
     /// fatal; where uinput works, it follows the posture.
     static func startSwitchDaemon(uinput: String) async throws -> (OrientationService, Task<Void, Error>, @Sendable () async -> Void) {
-        var template = Array("/tmp/orientationd-switch-XXXXXX".utf8CString)
-        let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
-        var logger = Logger(label: "test")
-        logger.logLevel = .critical
-        let service = try await OrientationService.start(
-            source: DiscoveringAccelerometerSource(settings: IIOSettings(), logger: logger), detector: OrientationDetector.Configuration(),
-            server: ServerConfiguration(socketPath: dir + "/d.sock"), watchHotplug: true, tabletModeSwitch: true, uinputPath: uinput,
-            logger: logger)
-        let group = service.serviceGroup(logger: logger)
-        return (service, Task { try await group.run() }, { await group.triggerGracefulShutdown() })
+        let daemon = try await RunningDaemon.start(tabletModeSwitch: true, uinput: uinput)
+        return (daemon.service, daemon.run, daemon.shutdown)
     }
 
     @Test func noVirtualTabletModeSwitchBesideTheMachinesOwn() async throws {
