@@ -25,7 +25,7 @@ public final class AuxiliarySensorReader: Sendable {
     }
 
     public func start() throws(SensorError) {
-        do { try thread.start() } catch { throw .cannotStartThread(errno: error.errno) }
+        try thread.startReader()
     }
 
     /// Asks the thread to end; returns at once (nothing to release but the thread).

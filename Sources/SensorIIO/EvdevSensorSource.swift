@@ -43,7 +43,7 @@ public final class EvdevSensorSource: SensorSource {
         let loop = EvdevReadLoop(node: node, mountMatrix: mountMatrix, rate: rate, scale: scale, stallTimeout: stallTimeout, clocks: clocks,
                                  delivery: SampleDelivery(continuation: continuation, consumer: consumer))
         let thread = OwnerThread(name: "od-evdev-reader") { owner in loop.run(owner) }
-        do { try thread.start() } catch { throw SensorError.cannotStartThread(errno: error.errno) }
+        try thread.startReader()
         return Stream(thread: thread, iterator: stream.makeAsyncIterator(), deviceName: name)
     }
 

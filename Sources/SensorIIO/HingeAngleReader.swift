@@ -62,11 +62,7 @@ public final class HingeAngleReader: Sendable {
     /// is refused.
     public func start() throws(SensorError) {
         if let reason = channel.unusableReason { throw .missingChannel(device: channel.id, channel: "hinge angle (\(reason))") }
-        do throws(OwnerThread.StartError) {
-            try thread.start()
-        } catch {
-            throw .cannotStartThread(errno: error.errno)
-        }
+        try thread.startReader()
     }
 
     /// Stops the reader and waits (without blocking a thread) until its thread has ended.

@@ -25,7 +25,7 @@ final class IIOReader: Sendable {
     }
 
     func start() throws(SensorError) {
-        do { try thread.start() } catch { throw .cannotStartThread(errno: error.errno) }
+        try thread.startReader()
     }
 
     /// Stops the thread and awaits its end (the sensor is closed when this returns).

@@ -78,11 +78,7 @@ public final class InputSwitchReader: Sendable {
 
     /// Starts the reader's thread. Call once.
     public func start() throws(SensorError) {
-        do throws(OwnerThread.StartError) {
-            try thread.start()
-        } catch {
-            throw .cannotStartThread(errno: error.errno)
-        }
+        try thread.startReader()
     }
 
     /// Stops the reader and waits (without blocking a thread) until its thread has closed the

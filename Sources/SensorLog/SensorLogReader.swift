@@ -53,27 +53,18 @@ public struct SensorLogReader: ~Copyable {
     init(path: String, chunkSize: Int, maxLineLength: Int = LineSource.defaultMaxLineLength)
         throws(SensorLogError)
     {
-        var source = try LineSource(path: path, chunkSize: chunkSize, maxLineLength: maxLineLength)
-        let header = try Self.readHeader(&source)
-        // Every stored property from locals, none read back from `self` before `source` is moved
-        // in: a release build (Swift 6.3) freed the noncopyable LineSource's buffer twice when
-        // the initialiser read `self.hasBase` before the move (`free(): invalid pointer` at the
-        // first replay; the debug build and the tests never showed it).
-        let hasBase = header.roles.contains(where: \.isBase)
-        let hasLid = header.roles.contains(.lid)
-        self.metadata = header.metadata
-        self.roles = header.roles
-        self.hasGyroscope = header.roles.contains(where: \.isGyro)
-        self.hasBase = hasBase
-        self.hasLid = hasLid
-        self.accelMayBeEmpty = hasBase || hasLid
-        self.source = source
+        try self.init(source: try LineSource(path: path, chunkSize: chunkSize, maxLineLength: maxLineLength))
     }
 
     /// Reads a log held in memory; `name` stands for the file name in errors.
     /// - Throws: ``SensorLogError`` if the magic line, metadata or column header is invalid.
     public init(bytes: [UInt8], name: String) throws(SensorLogError) {
-        var source = LineSource(bytes: bytes, name: name)
+        try self.init(source: LineSource(bytes: bytes, name: name))
+    }
+
+    /// Reads the header from `source` and keeps it for the rows.
+    private init(source: consuming LineSource) throws(SensorLogError) {
+        var source = source
         let header = try Self.readHeader(&source)
         // Every stored property from locals, none read back from `self` before `source` is moved
         // in: a release build (Swift 6.3) freed the noncopyable LineSource's buffer twice when

@@ -83,19 +83,7 @@ struct Simulate: ParsableCommand {
         let run = try ScenarioRun(scenario, rate: rate, gyroscope: gyro, configuration: configuration)
         print("\(scenario.name) @ \(rate) Hz\(gyro ? " with gyroscope" : "")")
         for event in run.events { print(EventFormat.text(event)) }
-        let expectedText = scenario.expected.map { e in
-            e.restTime.map { "\(e.orientation) (at rest \(EventFormat.seconds($0)))" } ?? "\(e.orientation)"
-        }
-        print("expected: \(expectedText.joined(separator: ", "))")
-        if !run.latencies.isEmpty {
-            print("latency after rest: \(run.latencies.map { EventFormat.seconds($0) + " s" }.joined(separator: ", "))")
-        }
-        if run.failures.isEmpty {
-            print("PASS")
-        } else {
-            for failure in run.failures { print("FAIL: \(failure)") }
-            throw ExitCode(1)
-        }
+        try Self.verdict(expected: scenario.expected.map { ("\($0.orientation)", $0.restTime) }, latencies: run.latencies, failures: run.failures)
     }
 
     /// The one scenario `query` names: a whole name, however typed, is that scenario even when
@@ -148,17 +136,21 @@ struct Simulate: ParsableCommand {
         let run = try PostureScenarioRun(scenario, rate: rate, configuration: settings.detector)
         print("\(scenario.name) @ \(rate) Hz")
         for event in run.events { print(PostureEventFormat.text(event)) }
-        let expectedText = scenario.expected.map { e in
-            e.restTime.map { "\(e.posture) (at rest \(EventFormat.seconds($0)))" } ?? "\(e.posture)"
-        }
+        try Self.verdict(expected: scenario.expected.map { ("\($0.posture)", $0.restTime) }, latencies: run.latencies, failures: run.failures)
+    }
+
+    /// The lines after a scenario's events, for orientation and posture alike: what was expected
+    /// (with the time it comes to rest), the latencies, then PASS or each failure (exit status 1).
+    static func verdict(expected: [(name: String, restTime: Double?)], latencies: [Double], failures: [String]) throws {
+        let expectedText = expected.map { e in e.restTime.map { "\(e.name) (at rest \(EventFormat.seconds($0)))" } ?? e.name }
         print("expected: \(expectedText.joined(separator: ", "))")
-        if !run.latencies.isEmpty {
-            print("latency after rest: \(run.latencies.map { EventFormat.seconds($0) + " s" }.joined(separator: ", "))")
+        if !latencies.isEmpty {
+            print("latency after rest: \(latencies.map { EventFormat.seconds($0) + " s" }.joined(separator: ", "))")
         }
-        if run.failures.isEmpty {
+        if failures.isEmpty {
             print("PASS")
         } else {
-            for failure in run.failures { print("FAIL: \(failure)") }
+            for failure in failures { print("FAIL: \(failure)") }
             throw ExitCode(1)
         }
     }

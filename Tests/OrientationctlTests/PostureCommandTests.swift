@@ -229,7 +229,8 @@ import TestSupport
     @Test func parametersListsThePostureSection() throws {
         let defaults = try CommandRunner.run(["parameters", "--posture"])
         #expect(defaults.status == 0, "\(defaults.stderr)")
-        #expect(defaults.lines.count == 20)
+        #expect(defaults.lines.count == 21)
+        #expect(defaults.lines.contains { $0.hasPrefix("dbus-hold-in-laptop     false ") }, "\(defaults.stdout)")
         #expect(defaults.lines.first?.hasPrefix("hinge-edge              bottom ") == true, "\(defaults.stdout)")
         #expect(defaults.lines.contains { $0.hasPrefix("settle-time             0.3 s ") })
         #expect(defaults.lines.last?.hasPrefix("tablet-mode-switch      false ") == true)
