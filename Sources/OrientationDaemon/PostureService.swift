@@ -68,8 +68,9 @@ public final class PostureService: Sendable {
     }
 
     private let inner: Mutex<Inner>
-    /// The still-interval both readers follow (``SampleRateGovernor``), within the pairing window.
-    private let pace: SampleRateGovernor.Configuration
+    /// The still-interval both readers follow (``SampleRateGovernor``); `nil`: the source's
+    /// `[sensor] still-interval`, read at each open (a reload changes it).
+    private let rateGovernor: SampleRateGovernor.Configuration?
     private let source: DiscoveringAccelerometerSource
     private let tap: SampleTap
     private let claims: ClaimSources
@@ -96,10 +97,8 @@ public final class PostureService: Sendable {
         self.sleeper = sleeper
         self.releaseDelay = releaseDelay
         self.onChange = onChange
-        // At most 80 % of the pairing window between two readings of a still sensor: the other
-        // sensor's latest must stay fresh enough to pair with.
+        self.rateGovernor = rateGovernor
         let pace = (rateGovernor ?? source.rateGovernor).limited(gapReset: configuration.pairingWindow)
-        self.pace = pace
         inner = Mutex(Inner(detector: detector, merger: PostureSampleMerger(maximumLag: configuration.pairingWindow),
                             displayPace: SampleRateGovernor(configuration: pace), basePace: SampleRateGovernor(configuration: pace)))
     }
@@ -128,8 +127,9 @@ public final class PostureService: Sendable {
         if kick { reconcileSoon() }
     }
 
-    /// Whether discovery finds a display and a base accelerometer (at start and at every
-    /// hotplug event; a hotplug event also lets a failed base reader be tried again).
+    /// Whether the posture can be measured: discovery finds a display accelerometer and a base
+    /// accelerometer or a hinge-angle channel (at start and at every hotplug event; a hotplug
+    /// event also lets a failed base reader be tried again).
     public func setPresent(_ present: Bool) {
         let kick = inner.withLock { inner -> Bool in
             inner.present = present
@@ -221,6 +221,15 @@ public final class PostureService: Sendable {
                 }
                 callbacks.drain()
             case .open(let generation):
+                // Both readers start at full rate, slowing to at most 80 % of the pairing window
+                // between two readings of a still sensor (the other's latest must stay fresh
+                // enough to pair with), from the settings of now.
+                let configuration = inner.withLock { $0.detector.configuration }
+                let pace = (rateGovernor ?? source.rateGovernor).limited(gapReset: configuration.pairingWindow)
+                inner.withLock { inner in
+                    inner.displayPace = SampleRateGovernor(configuration: pace)
+                    inner.basePace = SampleRateGovernor(configuration: pace)
+                }
                 logOpen()
                 let runner = Task { await self.run(generation: generation) }
                 inner.withLock { inner in
@@ -238,8 +247,6 @@ public final class PostureService: Sendable {
 
     private func resetDetector(_ inner: inout Inner) {
         inner.detector.reset()
-        inner.displayPace = SampleRateGovernor(configuration: pace)
-        inner.basePace = SampleRateGovernor(configuration: pace)
         _ = inner.merger.flush()
         inner.baseNormalizer = GravityNormalizer()
         publish(PostureState(present: inner.present, posture: .unknown, hingeAngle: nil, hold: .waitingForSensors), &inner)

@@ -22,14 +22,14 @@ struct Follow: AsyncParsableCommand {
           ORIENTATION_LOCKED        1 when the system rotation lock is set, else 0
           ORIENTATION_POSTURE       a convertible's posture (laptop, tent, tablet,
                                     ...), unknown on other machines
+        Nothing runs until the orientation is known: the first decision waits for the sensor to report \
+        portrait, landscape or upside down (a device lying flat, or a sensor not yet heard from, keeps it waiting), \
+        unless --preferred names the orientation to start in or the masks allow only one.
         On a convertible (an accelerometer in the display and one in the base) each posture has a rule: \
         follow the masks, hold the current orientation, or follow among other orientations. \
         The defaults: closed=hold laptop=hold tent=all (a tent's screen hangs upside down); \
         every other posture, and any machine that is not a convertible, follows. \
         --posture-rule changes one (laptop=follow, stand=landscape); --ignore-posture turns them off.
-        Nothing runs until the orientation is known: the first decision waits for the sensor to report \
-        portrait, landscape or upside down (a device lying flat, or a sensor not yet heard from, keeps it waiting), \
-        unless --preferred names the orientation to start in or the masks allow only one.
         Example (sway):
           orientationctl follow --supported all-but-upside-down \\
               --exec 'swaymsg output eDP-1 transform $ORIENTATION_ROTATION'
