@@ -180,8 +180,8 @@ public struct ConfigFileErrors: Error, Hashable, Sendable, CustomStringConvertib
 extension ConfigFile {
     /// Every section of orientationd's configuration file. Any tool reading that file (the
     /// daemon, `orientationctl replay --config`) accepts all of them, using the ones it needs.
-    /// `[posture]` (a convertible's posture, PostureCore's `PostureSettings`) is read by
-    /// `orientationctl replay`, `evaluate` and `plot`; the daemon does not read it yet
+    /// `[posture]` (a convertible's posture, PostureCore's `PostureSettings`) is read by the
+    /// daemon and by `orientationctl replay`, `evaluate`, `plot` and `simulate`
     /// (docs/ARCHITECTURE.md §11).
     public static let orientationdSections: Set<String> = ["detector", "server", "sensor", "dbus", "light", "proximity", "compass", "posture"]
 }

@@ -210,7 +210,7 @@ public final class OrientationService: Sendable {
                     switchKeeper.update(enabled: tabletModeSwitch, present: present)
                     return present
                 } ?? false
-                if present { logger.info("a convertible: display and base accelerometers found; posture served on the socket") }
+                if present { logger.info("a convertible: posture can be measured (a base accelerometer or a hinge angle beside the display's); served on the socket's posture topic") }
             }
             let posture = postureService
             let tabletModeKeeper = keeper

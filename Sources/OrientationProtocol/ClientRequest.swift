@@ -67,8 +67,8 @@ public struct ClientRequest: Hashable, Sendable {
                 guard let name = item.stringValue, let topic = SubscriptionTopic(rawValue: name) else {
                     throw ProtocolError(.invalidRequest, "unknown topic \(item.stringValue.map { "\"\(String($0.prefix(64)))\"" } ?? item.kindName); known topics: \(known)")
                 }
-                // Defined on the wire but not served by this version (posture): refused as
-                // clearly as an unknown name, so a client never waits for events that cannot come.
+                // Defined on the wire but not served by this version (none since issue 30): refused
+                // as clearly as an unknown name, so a client never waits for events that cannot come.
                 guard SubscriptionTopic.offered.contains(topic) else {
                     throw ProtocolError(.invalidRequest, "topic \"\(name)\" is not served by this server; known topics: \(known)")
                 }

@@ -3,7 +3,7 @@ import OwnerThreads
 /// Reads a ``HingeAngleChannel`` by polling its sysfs file on an owner thread of its own
 /// (`od-hinge`), issue 30: the kernel's hinge-angle drivers have no event to wait for that
 /// both share (cros-ec's channel is raw-only), so the value is read every `period`, from the
-/// moment the reader starts. It is not wired to the posture detector yet.
+/// moment the reader starts. The daemon's `PostureService` runs one while the posture is read.
 ///
 /// Contract:
 /// - **A reading per period**, the first at once: ``Reading`` with the raw value, the angle in

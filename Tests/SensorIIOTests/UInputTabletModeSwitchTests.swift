@@ -23,17 +23,23 @@ struct UInputTabletModeSwitchTests {
         }
     }
 
-    /// /dev/null opens for writing but is not uinput: refused at the first ioctl, with that
-    /// said, and nothing left open.
+    /// A file that opens for writing but is not uinput: refused at the first ioctl, with that
+    /// said, and nothing left open. (A file of its own, not /dev/null, and the descriptors
+    /// pointing at it counted, not all of the process's: other tests run beside this one and
+    /// open and close descriptors meanwhile, so a count of all of them is a race.)
     @Test func aNodeThatIsNotUinputIsRefusedAtItsFirstIoctl() {
-        let before = openDescriptors()
+        var template = Array("/tmp/orientationd-not-uinput-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        close(fd)
+        defer { unlink(path) }
         #expect {
-            _ = try UInputTabletModeSwitch(path: "/dev/null", tabletMode: true)
+            _ = try UInputTabletModeSwitch(path: path, tabletMode: true)
         } throws: { error in
             guard let failure = error as? UInputTabletModeSwitch.Failure else { return false }
             return failure.step == "UI_SET_EVBIT EV_SYN" && failure.errno == ENOTTY && failure.description.contains("not a uinput device")
         }
-        #expect(openDescriptors() == before, "the descriptor is closed on failure")
+        #expect(descriptors(pointingAt: path) == 0, "the descriptor is closed on failure")
     }
 
     /// A character node whose driver is not there (what /dev/uinput is on a kernel without the
@@ -136,13 +142,20 @@ struct UInputTabletModeSwitchTests {
         #expect(text.contains(row.says), "\(text)")
     }
 
-    private func openDescriptors() -> Int {
+    /// How many of this process's descriptors are open on `path` (/proc/self/fd's links).
+    private func descriptors(pointingAt path: String) -> Int {
         guard let directory = opendir("/proc/self/fd") else { return -1 }
         defer { closedir(directory) }
         var count = 0
-        while readdir(directory) != nil { count += 1 }
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            var target = [CChar](repeating: 0, count: 4096)
+            let length = readlink("/proc/self/fd/" + name, &target, target.count - 1)
+            if length > 0, String(decoding: target[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) == path { count += 1 }
+        }
         return count
     }
+
 }
 
 /// Whether this machine lets a test make uinput devices, and the nodes of the device made.
