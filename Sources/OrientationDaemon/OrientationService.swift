@@ -205,7 +205,7 @@ public final class OrientationService: Sendable {
                 keeperBox.set(switchKeeper)
                 keeper = switchKeeper
                 let present = await OwnerThread.run(name: "od-udev-scan") { () -> Bool in
-                    let present = discovering.hasPostureSensorsOnCallingThread()
+                    let present = discovering.presenceOnCallingThread().posture
                     service.setPresent(present)
                     switchKeeper.update(enabled: tabletModeSwitch, present: present)
                     return present
@@ -231,10 +231,11 @@ public final class OrientationService: Sendable {
                             pipeline.restart()
                             // On an owner thread: enumerating here blocks nothing else.
                             if let discovering = source as? DiscoveringAccelerometerSource {
-                                let present = discovering.isPresentOnCallingThread()
+                                // One enumeration for both (issue 30 had added a second, and a
+                                // third for the hinge channel, at every udev event).
+                                let (present, convertible) = discovering.presenceOnCallingThread()
                                 status.present(present)
                                 sensorProxy?.publish { $0.hasAccelerometer = present }
-                                let convertible = discovering.hasPostureSensorsOnCallingThread()
                                 posture?.setPresent(convertible)
                                 if let tabletModeKeeper { tabletModeKeeper.update(enabled: tabletModeKeeper.enabled, present: convertible) }
                             }

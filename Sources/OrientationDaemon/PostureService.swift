@@ -273,13 +273,12 @@ public final class PostureService: Sendable {
         let hinge = await startHingeAngle(generation: generation)
         var failure: String? = nil
         do {
-            guard try await hasBase() else {
-                // The machine's hinge angle and the display's accelerometer are enough: read
-                // until closed.
+            guard let (stream, base, _) = try await source.openBase(consumer: BaseConsumer(service: self, generation: generation)) else {
+                // No base: the machine's hinge angle and the display's accelerometer are enough;
+                // read until closed.
                 while !Task.isCancelled { try await sleeper.sleep(seconds: 3600) }
                 throw CancellationError()
             }
-            let (stream, base) = try await source.openBase(consumer: BaseConsumer(service: self, generation: generation))
             logger.info("base accelerometer opened", metadata: ["device": "\(base.id)", "name": "\(base.name)",
                                                                 "lid-switch": "\(lid?.node ?? "none")"])
             do {
@@ -330,12 +329,6 @@ public final class PostureService: Sendable {
             return nil
         }
         return reader
-    }
-
-    /// Whether discovery finds a base accelerometer now (without one, a hinge-angle channel stands in).
-    private func hasBase() async throws -> Bool {
-        let (_, choice, _, _) = try await source.plan()
-        return choice.base != nil
     }
 
     /// The machine's own hinge angle (`in_angl*`: cros-ec's lid angle, the HID hinge sensor),

@@ -16,7 +16,7 @@ import Synchronization
 ///
 /// libudev's enumeration blocks (it reads sysfs and the udev database), so async callers reach it
 /// only through an owner thread of its own (``plan(settings:)``, ``isPresent()``); the one
-/// synchronous form, ``isPresentOnCallingThread()``, is for code already on an owner thread (the
+/// synchronous form, ``presenceOnCallingThread()``, is for code already on an owner thread (the
 /// udev monitor's). Each ``open()`` takes one snapshot of the settings, so a reload in between
 /// never mixes two configurations.
 public final class DiscoveringAccelerometerSource: SensorSource {
@@ -57,10 +57,16 @@ public final class DiscoveringAccelerometerSource: SensorSource {
         return await OwnerThread.run(name: "od-udev-scan") { [self] in (try? plan(settings: settings, sensors: UdevDiscovery.sensors()))?.plan != nil } ?? true
     }
 
-    /// ``isPresent()`` on the calling thread, which it blocks while libudev enumerates: only for
-    /// code that runs on an owner thread already (the udev monitor's event callback).
-    public func isPresentOnCallingThread() -> Bool {
-        (try? plan(settings: settings, sensors: UdevDiscovery.sensors()))?.plan != nil
+    /// What one enumeration finds now, on the calling thread, which it blocks while libudev
+    /// enumerates (only for code on an owner thread already: the udev monitor's event callback,
+    /// the daemon's start): `accelerometer`, what ``isPresent()`` says; `posture`, whether the
+    /// posture can be measured: a display accelerometer, and a base accelerometer or a
+    /// hinge-angle channel (``HingeAngleChannel``, looked for only without a base) beside it.
+    /// Both false when discovery fails.
+    public func presenceOnCallingThread() -> (accelerometer: Bool, posture: Bool) {
+        guard let found = try? plan(settings: settings, sensors: UdevDiscovery.sensors()) else { return (false, false) }
+        let posture = found.choice.accelerometer != nil && (found.choice.base != nil || Self.hingeChannelOnCallingThread() != nil)
+        return (found.plan != nil, posture)
     }
 
     /// What ``open()`` would use now, and why (for `orientationd --list-sensors`), with `settings`
@@ -80,11 +86,6 @@ public final class DiscoveringAccelerometerSource: SensorSource {
         let matrix = MountMatrix.select(from: candidates)
         let plan = backend.readPlan(accel, settings: settings, matrix: matrix, pollInstead: pollNext.withLock { $0.contains(accel.id) })
         return (sensors, choice, plan, matrix)
-    }
-
-    /// The plan for a gyroscope on a device of its own (``IIOBackend/gyroscopePlan(choice:plan:matrix:)``).
-    public static func gyroscopePlan(choice: SensorChoice, plan: IIOReadPlan, matrix: MountMatrix.Selection) -> IIOReadPlan? {
-        IIOBackend.gyroscopePlan(choice: choice, plan: plan, matrix: matrix)
     }
 
     /// True when the last ``open()`` found no display accelerometer (the sensor is absent, not
@@ -141,14 +142,14 @@ public final class DiscoveringAccelerometerSource: SensorSource {
     /// posture (issue 30): read through its own backend row with its own mount matrix (udev's
     /// `ACCEL_MOUNT_MATRIX` for a base sensor follows the hwdb's base convention; the configured
     /// `mount-matrix` is the display's), every sample to `consumer` on its reader thread.
-    /// - Throws: ``SensorError/noAccelerometer`` when there is no display and base pair now, or
-    ///   what opening it throws.
-    public func openBase(consumer: any SampleConsumer) async throws -> (stream: any SampleStream, sensor: SensorDescription) {
+    /// - Returns: the stream, the sensor and the mount matrix applied, or `nil` when there is no
+    ///   display and base pair now (a machine whose hinge angle stands in for the base).
+    /// - Throws: what discovery or opening it throws.
+    public func openBase(consumer: any SampleConsumer) async throws
+        -> (stream: any SampleStream, sensor: SensorDescription, matrix: MountMatrix.Selection)? {
         let settings = self.settings
         let (_, choice, _, _) = try await plan(settings: settings)
-        guard choice.accelerometer != nil, let base = choice.base, let backend = SensorBackends.backend(of: base) else {
-            throw SensorError.noAccelerometer
-        }
+        guard choice.accelerometer != nil, let base = choice.base, let backend = SensorBackends.backend(of: base) else { return nil }
         let matrix = MountMatrix.select(from: base.mountMatrixCandidates.map { .init(source: $0.source, text: $0.text) })
         for (source, reason) in matrix.rejected {
             logger.warning("ignoring an invalid mount matrix", metadata: ["device": "\(base.id)", "source": "\(source)", "reason": "\(reason)"])
@@ -159,17 +160,7 @@ public final class DiscoveringAccelerometerSource: SensorSource {
         // No gyroscope merged into the base's readings: the choice given to the row has none.
         let opening = AccelerometerOpening(sensor: base, choice: SensorChoice(accelerometer: base, gyroscope: nil, reasons: [:], warnings: []),
                                            plan: plan, matrix: matrix, settings: settings, consumer: consumer, clocks: clocks, logger: logger)
-        return (try await backend.openAccelerometer(opening), base)
-    }
-
-    /// Whether the posture can be measured now: a display accelerometer, and a base accelerometer
-    /// or a hinge-angle channel (``HingeAngleChannel``) beside it (on the calling thread, which
-    /// libudev blocks: an owner thread).
-    public func hasPostureSensorsOnCallingThread() -> Bool {
-        guard let choice = (try? plan(settings: settings, sensors: UdevDiscovery.sensors()))?.choice, choice.accelerometer != nil else {
-            return false
-        }
-        return choice.base != nil || Self.hingeChannelOnCallingThread() != nil
+        return (try await backend.openAccelerometer(opening), base, matrix)
     }
 
     /// The machine's first usable hinge-angle channel (cros-ec lid angle, HID hinge), if any

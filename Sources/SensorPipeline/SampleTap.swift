@@ -21,9 +21,6 @@ public final class SampleTap: Sendable {
         self.body.withLock { $0 = body }
     }
 
-    /// Whether a tap is set.
-    public var isSet: Bool { body.withLock { $0 != nil } }
-
     /// Hands `sample` to the tap, if one is set; returns the wait it asks for (`.none`: no tap,
     /// `.some(nil)`: the full rate).
     func deliver(_ sample: Sample) -> Double?? {

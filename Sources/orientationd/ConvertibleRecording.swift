@@ -44,8 +44,9 @@ final class ConvertibleRecording: Sendable {
         let lidNode = await OwnerThread.run(name: "od-udev-scan") { try? InputSwitchDiscovery.lidSwitches().first?.node } ?? nil
         let recording = ConvertibleRecording(hasBase: true, hasLid: lidNode != nil)
         do {
-            let (stream, base) = try await source.openBase(consumer: BaseRows(recording: recording))
-            let matrix = MountMatrix.select(from: base.mountMatrixCandidates.map { MountMatrix.Candidate(source: $0.source, text: $0.text) })
+            guard let (stream, base, matrix) = try await source.openBase(consumer: BaseRows(recording: recording)) else {
+                return ConvertibleRecording(hasBase: false, hasLid: false)  // gone since the choice
+            }
             metadata.append(key: "base-device", value: "\(base.name) (\(base.id))")
             metadata.append(key: "base-mount-matrix", value: "\(matrix.matrix)")
             // The stream ends only by failing (its samples went to the consumer): keep it until

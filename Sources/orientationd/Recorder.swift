@@ -32,7 +32,7 @@ enum Recorder {
         case .polled(let rate): metadata.append(key: "sample-rate", value: "\(Int(rate))")
         }
         // A gyroscope of its own is recorded too, merged as the detector gets it (issue 10).
-        let gyroPlan = DiscoveringAccelerometerSource.gyroscopePlan(choice: choice, plan: plan, matrix: matrix)
+        let gyroPlan = IIOBackend.gyroscopePlan(choice: choice, plan: plan, matrix: matrix)
         if let gyroPlan, let gyro = choice.gyroscope {
             metadata.append(key: "gyroscope", value: "\(gyro.name) (\(gyroPlan.device)), merged by timestamp")
         }

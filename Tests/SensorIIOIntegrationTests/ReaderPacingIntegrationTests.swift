@@ -192,12 +192,7 @@ extension SensorIIOIntegrationTests {
     /// as the stream's owner does without one.
     @Test func aConsumerGetsTheSeparateGyroscopeMerged() async throws {
         let testbed = Testbed()
-        let accel = FakeIIODevice(index: 0, name: "bmc150_accel", format: "le:s12/16>>4", scale: "0.009582")
-        let gyro = FakeIIODevice(index: 1, name: "bmg160", kind: "anglvel", format: "le:s16/16>>0", scale: "0.001065")
-        try testbed.add(accel.description)
-        try testbed.add(gyro.description)
-        let source = IIOSensorSource(plan: IIOReadPlan(device: accel.id, mode: .buffered(batch: 1)),
-                                     gyroscope: IIOReadPlan(device: gyro.id, mode: .buffered(batch: 1)), name: "x")
+        let (accel, gyro, source) = try Self.accelerometerWithSeparateGyroscope(testbed)
         let consumer = PacedConsumer(wait: nil)
         let stream = try await source.open(consumer: consumer)
         writeAll(testbed.deviceFD(gyro.node), gyro.scan([500, 0, -500], timestampNanoseconds: 1_000_000_000))

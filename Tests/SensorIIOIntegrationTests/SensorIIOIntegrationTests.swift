@@ -229,14 +229,21 @@ extension SensorIIOIntegrationTests {
         await stream.close()
     }
 
-    @Test func aSeparateGyroscopeIsMergedByTimestamp() async throws {
-        let testbed = Testbed()
+    /// A bmc150 accelerometer and a bmg160 gyroscope, separate buffered devices, added to
+    /// `testbed`, and a source reading both (batches of 1).
+    static func accelerometerWithSeparateGyroscope(_ testbed: Testbed) throws -> (FakeIIODevice, FakeIIODevice, IIOSensorSource) {
         let accel = FakeIIODevice(index: 0, name: "bmc150_accel", format: "le:s12/16>>4", scale: "0.009582")
         let gyro = FakeIIODevice(index: 1, name: "bmg160", kind: "anglvel", format: "le:s16/16>>0", scale: "0.001065")
         try testbed.add(accel.description)
         try testbed.add(gyro.description)
         let source = IIOSensorSource(plan: IIOReadPlan(device: accel.id, mode: .buffered(batch: 1)),
                                      gyroscope: IIOReadPlan(device: gyro.id, mode: .buffered(batch: 1)), name: "x")
+        return (accel, gyro, source)
+    }
+
+    @Test func aSeparateGyroscopeIsMergedByTimestamp() async throws {
+        let testbed = Testbed()
+        let (accel, gyro, source) = try Self.accelerometerWithSeparateGyroscope(testbed)
         let stream = try await source.open()
         // The gyroscope's reading first (so it is the newest when the accelerometer's arrives),
         // 10 ms apart: within the merge window. The gyroscope's reader thread keeps its reading
