@@ -75,23 +75,34 @@ static int name_owner_changed(sd_bus_message *m, void *userdata, sd_bus_error *e
     return 0;
 }
 
-#define GETTER(fn, type, expr) \
+// A getter called for GetAll also tells Swift who loaded the property (sd-bus calls the getter of
+// each property while the call is the bus's current message), so that a later claim can send that
+// client what changed since (issue 42). A single Get is not told: see the `read` callback.
+#define GETTER(fn, type, expr, bit) \
     static int fn(sd_bus *bus, const char *path, const char *interface, const char *property, \
                   sd_bus_message *reply, void *userdata, sd_bus_error *error) { \
-        (void)bus; (void)path; (void)interface; (void)property; (void)error; \
+        (void)path; (void)interface; (void)property; (void)error; \
         od_proxy *proxy = userdata; \
-        return sd_bus_message_append(reply, type, expr); \
+        int r = sd_bus_message_append(reply, type, expr); \
+        if (r >= 0) tell_reader(proxy, bus, bit); \
+        return r; \
     }
-GETTER(get_has_accelerometer, "b", proxy->has_accelerometer)
-GETTER(get_orientation, "s", proxy->orientation)
-GETTER(get_tilt, "s", proxy->tilt)
-GETTER(get_has_ambient_light, "b", proxy->has_ambient_light)
-GETTER(get_light_level, "d", proxy->light_level)
-GETTER(get_light_level_unit, "s", proxy->light_level_unit)
-GETTER(get_has_proximity, "b", proxy->has_proximity)
-GETTER(get_proximity_near, "b", proxy->proximity_near)
-GETTER(get_has_compass, "b", proxy->has_compass)
-GETTER(get_compass_heading, "d", proxy->compass_heading)
+static void tell_reader(od_proxy *proxy, sd_bus *bus, unsigned bit) {
+    sd_bus_message *call = sd_bus_get_current_message(bus);
+    if (!call || !proxy->callbacks.read || !sd_bus_message_is_method_call(call, "org.freedesktop.DBus.Properties", "GetAll")) return;
+    const char *sender = sd_bus_message_get_sender(call);
+    if (sender && sender[0] == ':') proxy->callbacks.read(proxy->callbacks.context, sender, bit);
+}
+GETTER(get_has_accelerometer, "b", proxy->has_accelerometer, OD_PROP_HAS_ACCELEROMETER)
+GETTER(get_orientation, "s", proxy->orientation, OD_PROP_ORIENTATION)
+GETTER(get_tilt, "s", proxy->tilt, OD_PROP_TILT)
+GETTER(get_has_ambient_light, "b", proxy->has_ambient_light, OD_PROP_HAS_LIGHT)
+GETTER(get_light_level, "d", proxy->light_level, OD_PROP_LIGHT_LEVEL)
+GETTER(get_light_level_unit, "s", proxy->light_level_unit, OD_PROP_LIGHT_UNIT)
+GETTER(get_has_proximity, "b", proxy->has_proximity, OD_PROP_HAS_PROXIMITY)
+GETTER(get_proximity_near, "b", proxy->proximity_near, OD_PROP_PROXIMITY_NEAR)
+GETTER(get_has_compass, "b", proxy->has_compass, OD_PROP_HAS_COMPASS)
+GETTER(get_compass_heading, "d", proxy->compass_heading, OD_PROP_COMPASS_HEADING)
 
 static const sd_bus_vtable proxy_vtable[] = {
     SD_BUS_VTABLE_START(0),
@@ -278,7 +289,7 @@ int od_proxy_emit(od_proxy *proxy, unsigned mask, const char *destination) {
     int r = 0;
     if (mask & ~COMPASS_PROPS) r = emit_object(proxy, PROXY_PATH, PROXY_INTERFACE, mask & ~COMPASS_PROPS, destination);
     if (r >= 0 && (mask & COMPASS_PROPS)) r = emit_object(proxy, COMPASS_PATH, COMPASS_INTERFACE, mask & COMPASS_PROPS, destination);
-    return r;
+    return r < 0 ? r : (int)mask;
 }
 
 // The name an asynchronous question is about, freed with the call's slot.

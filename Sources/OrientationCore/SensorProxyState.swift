@@ -72,6 +72,40 @@ public struct SensorProxyState: Equatable, Sendable {
         self.tilt = tilt.rawValue
     }
 
+    /// The properties in `properties` whose values differ between this state and `other`.
+    public func properties(_ properties: SensorProxyProperties, differingFrom other: SensorProxyState) -> SensorProxyProperties {
+        var differing: SensorProxyProperties = []
+        func check(_ property: SensorProxyProperties, _ same: Bool) {
+            if properties.contains(property) && !same { differing.insert(property) }
+        }
+        check(.hasAccelerometer, hasAccelerometer == other.hasAccelerometer)
+        check(.accelerometerOrientation, orientation == other.orientation)
+        check(.accelerometerTilt, tilt == other.tilt)
+        check(.hasAmbientLight, hasAmbientLight == other.hasAmbientLight)
+        check(.lightLevel, lightLevel == other.lightLevel)
+        check(.lightLevelUnit, lightLevelUnit == other.lightLevelUnit)
+        check(.hasProximity, hasProximity == other.hasProximity)
+        check(.proximityNear, proximityNear == other.proximityNear)
+        check(.hasCompass, hasCompass == other.hasCompass)
+        check(.compassHeading, compassHeading == other.compassHeading)
+        return differing
+    }
+
+    /// Takes the values of `properties` from `other`, the rest kept (what a client's cache holds
+    /// after it was given those properties of `other`).
+    public mutating func take(_ properties: SensorProxyProperties, from other: SensorProxyState) {
+        if properties.contains(.hasAccelerometer) { hasAccelerometer = other.hasAccelerometer }
+        if properties.contains(.accelerometerOrientation) { orientation = other.orientation }
+        if properties.contains(.accelerometerTilt) { tilt = other.tilt }
+        if properties.contains(.hasAmbientLight) { hasAmbientLight = other.hasAmbientLight }
+        if properties.contains(.lightLevel) { lightLevel = other.lightLevel }
+        if properties.contains(.lightLevelUnit) { lightLevelUnit = other.lightLevelUnit }
+        if properties.contains(.hasProximity) { hasProximity = other.hasProximity }
+        if properties.contains(.proximityNear) { proximityNear = other.proximityNear }
+        if properties.contains(.hasCompass) { hasCompass = other.hasCompass }
+        if properties.contains(.compassHeading) { compassHeading = other.compassHeading }
+    }
+
     /// iio-sensor-proxy's name for an in-plane orientation.
     public static func orientationName(_ device: DeviceOrientation) -> String {
         switch device {

@@ -30,6 +30,10 @@ import OwnerThreads
 ///   ``SensorProxyBus/firstOrientationWait`` seconds at most.
 /// - PropertiesChanged goes to the names that claimed the sensor whose property changed, each
 ///   its own signal (iio-sensor-proxy 3.1+), never as a broadcast.
+/// - Right after a claim's reply, the claimer is sent, alone, the properties of the sensor whose
+///   values it does not hold (``ClientPropertyCaches``: what its `GetAll` calls returned and the
+///   signals it was sent), so a client that made its proxy while the sensor was closed and claims
+///   it once someone else opened it holds the sensor's values as `Get` returns them (issue 42).
 final class SensorProxySession {
     /// A call waiting for an answer from the bus about its caller (its uid, polkit's verdict).
     private struct WaitingCall {
@@ -96,6 +100,8 @@ final class SensorProxySession {
     private var held: [HeldClaim] = []
     /// The state last handed to the C side.
     private(set) var published: SensorProxyState? = nil
+    /// What each client holds of the published properties (issue 42).
+    private var caches = ClientPropertyCaches()
     private let onClaimChange: @Sendable (ProxySensor, Bool) -> Void
     private let logger: Logger
     private var claimLog = LogThrottle()
@@ -141,6 +147,11 @@ final class SensorProxySession {
                 guard let context else { return }
                 Unmanaged<SensorProxySession>.fromOpaque(context).takeUnretainedValue()
                     .judged(check, verdict: verdict, message: message.map { String(cString: $0) })
+            },
+            read: { context, sender, property in
+                guard let context, let sender else { return }
+                Unmanaged<SensorProxySession>.fromOpaque(context).takeUnretainedValue()
+                    .read(SensorProxyProperties(rawValue: property), by: String(cString: sender))
             })
     }
 
@@ -338,7 +349,27 @@ final class SensorProxySession {
             held.append(HeldClaim(sensor: sensor, name: name, call: call, deadline: OwnerThread.monotonic() + SensorProxyBus.firstOrientationWait))
         } else {
             _ = od_proxy_reply(call, nil, nil)
+            catchUp(name, on: sensor)
         }
+    }
+
+    /// After a claim's reply: sends `name`, alone, the properties of `sensor` whose current
+    /// values it does not hold (issue 42). A claimer is sent every later change anyway, so this
+    /// is needed only once per claim; a name whose claim went meanwhile is sent nothing.
+    private func catchUp(_ name: String, on sensor: ProxySensor) {
+        guard let proxy, let published, claims.sensors(of: name).contains(sensor) else { return }
+        let stale = caches.stale(.of(sensor), of: name, against: published)
+        guard !stale.isEmpty else { return }
+        let sent = od_proxy_emit(proxy, stale.rawValue, name)
+        if sent >= 0 { caches.told(name, SensorProxyProperties(rawValue: UInt32(sent)), from: published) }
+    }
+
+    /// `name` loaded `properties` with GetAll, as a GLib proxy does when it is made: it holds their
+    /// published values. (A single `Get` is not counted: a client that also keeps a proxy may read
+    /// one property by hand, which leaves its proxy's cache as it was.)
+    private func read(_ properties: SensorProxyProperties, by name: String) {
+        guard let published else { return }
+        caches.told(name, properties, from: published)
     }
 
     /// The daemon published a first reading of these sensors (after the states handed over with
@@ -370,6 +401,7 @@ final class SensorProxySession {
     /// nothing more is asked about it (a question in flight still counts until answered).
     private func left(_ name: String) {
         identities[name] = nil
+        caches.forget(name)
         checks.left(name)
         if let caller = callers.removeValue(forKey: name) {
             for call in caller.calls { od_proxy_call_unref(call.call) }
@@ -419,25 +451,26 @@ final class SensorProxySession {
         published = state
         if changed != 0 {
             for (name, sensors) in claims.all {
-                let mask = sensors.reduce(UInt32(0)) { $0 | Self.properties(of: $1) } & changed
+                let mask = sensors.reduce(SensorProxyProperties()) { $0.union(.of($1)) }.rawValue & changed
                 if mask == 0 { continue }
                 let sent = od_proxy_emit(proxy, mask, name)
                 if sent < 0 { return sent }
+                caches.told(name, SensorProxyProperties(rawValue: UInt32(sent)), from: state)
             }
         }
         if firstOrientationKnown { answerHeld { $0.sensor == .accelerometer } }
         return 0
     }
 
-    /// The OD_PROP_ bits of a sensor's properties.
-    static func properties(of sensor: ProxySensor) -> UInt32 {
-        switch sensor {
-        case .accelerometer: UInt32(truncatingIfNeeded: OD_PROP_HAS_ACCELEROMETER | OD_PROP_ORIENTATION | OD_PROP_TILT)
-        case .light: UInt32(truncatingIfNeeded: OD_PROP_HAS_LIGHT | OD_PROP_LIGHT_LEVEL | OD_PROP_LIGHT_UNIT)
-        case .proximity: UInt32(truncatingIfNeeded: OD_PROP_HAS_PROXIMITY | OD_PROP_PROXIMITY_NEAR)
-        case .compass: UInt32(truncatingIfNeeded: OD_PROP_HAS_COMPASS | OD_PROP_COMPASS_HEADING)
-        }
-    }
+    /// ``SensorProxyProperties``' bits are the shim's `OD_PROP_*`: a set crosses to C as its raw
+    /// value (checked by the tests through this table).
+    static let shimBits: [(SensorProxyProperties, Int32)] = [
+        (.hasAccelerometer, Int32(OD_PROP_HAS_ACCELEROMETER)), (.accelerometerOrientation, Int32(OD_PROP_ORIENTATION)),
+        (.accelerometerTilt, Int32(OD_PROP_TILT)), (.hasAmbientLight, Int32(OD_PROP_HAS_LIGHT)),
+        (.lightLevel, Int32(OD_PROP_LIGHT_LEVEL)), (.lightLevelUnit, Int32(OD_PROP_LIGHT_UNIT)),
+        (.hasProximity, Int32(OD_PROP_HAS_PROXIMITY)), (.proximityNear, Int32(OD_PROP_PROXIMITY_NEAR)),
+        (.hasCompass, Int32(OD_PROP_HAS_COMPASS)), (.compassHeading, Int32(OD_PROP_COMPASS_HEADING)),
+    ]
 
     /// Answers the held claims whose wait has run out, and the claims whose polkit check ran out
     /// of time; returns the milliseconds until the next one runs out (-1: none), for poll(2).
@@ -451,11 +484,14 @@ final class SensorProxySession {
     }
 
     private func answerHeld(where shouldAnswer: (HeldClaim) -> Bool) {
+        var answered: [HeldClaim] = []
         held.removeAll { claim in
             guard shouldAnswer(claim) else { return false }
             _ = od_proxy_reply(claim.call, nil, nil)
+            answered.append(claim)
             return true
         }
+        for claim in answered { catchUp(claim.name, on: claim.sensor) }
     }
 
     /// Before the connection is freed: drops every waiting call and every claim (no claimer
@@ -470,6 +506,7 @@ final class SensorProxySession {
         checks = PolkitChecks(limits: checks.limits)
         for claim in held { od_proxy_call_unref(claim.call) }
         held = []
+        caches.forgetAll()
         for sensor in claims.removeAll() { claimChanged(sensor, false) }
     }
 }

@@ -51,6 +51,10 @@ typedef struct od_proxy_callbacks {
     /// with polkit's (or the bus's) error message for OD_POLKIT_FAILED and OD_POLKIT_ABSENT (NULL
     /// otherwise).
     void (*authorization)(void *context, uint64_t check, int verdict, const char *message);
+    /// The unique name `sender` loaded property `property` (one OD_PROP_ bit) with GetAll (what a
+    /// GLib proxy does when it is made): it was given the current value. A single Get is not
+    /// reported (a client may read one by hand beside a proxy whose cache it leaves as it was).
+    void (*read)(void *context, const char *sender, unsigned property);
 } od_proxy_callbacks;
 
 /// Verdicts of od_proxy_check_authorization.
@@ -87,7 +91,9 @@ int od_proxy_process(od_proxy *proxy, int limit);
 unsigned od_proxy_set_state(od_proxy *proxy, const od_proxy_state *state);
 
 /// Sends PropertiesChanged with the current values of the properties in `mask` to `destination`
-/// (a unique name), one signal per object. Returns 0 or a negative errno.
+/// (a unique name), one signal per object; as the peer does, a `Has…` brings its sensor's values
+/// and `LightLevel` its unit. Returns the OD_PROP_ bits sent (`mask` and what it brought), or a
+/// negative errno.
 int od_proxy_emit(od_proxy *proxy, unsigned mask, const char *destination);
 
 /// Asks the bus, without waiting, for the uid and process id of `name`
