@@ -27,7 +27,7 @@ public final class OrientationService: Sendable {
     public let sensorProxy: SensorProxyBus?
     /// The light, proximity and compass sensors (real sensors only: `nil` for a replay).
     public let auxiliary: AuxiliarySensors?
-    /// A convertible's posture (real sensors only: `nil` for a replay).
+    /// A convertible's posture from its sensors (`nil` for a replay, whose posture comes from a v3 log's columns: `ReplayedPosture`).
     public let posture: PostureService?
     /// orientationd's virtual tablet-mode switch (real sensors only).
     public let tabletModeSwitch: TabletModeSwitchKeeper?
@@ -102,6 +102,11 @@ public final class OrientationService: Sendable {
             await auxiliary?.rescan()
             // A replayed v2 log's light and proximity levels (none for live sensors).
             let replayed = (source as? ReplaySource).flatMap { replay in ReplayedReadings(replay: replay, logger: logger, publish: publishSensor) }
+            // A replayed convertible's log (v3): its posture, from the log's base and lid columns
+            // beside the display's samples (issue 39); the replay runs for a posture subscriber too.
+            let replayedPosture = try (source as? ReplaySource).flatMap { replay in
+                try ReplayedPosture(replay: replay, configuration: postureConfiguration) { hubBox.value?.publish(posture: $0) }
+            }
             // Whether there is an accelerometer at all, known before anyone subscribes (issue 29):
             // clients see it in every state-carrying message, and the log says so at start.
             let presentAtStart: Bool
@@ -147,6 +152,7 @@ public final class OrientationService: Sendable {
                 onTopicClaimChange: { topic, claimed in
                     if let kind = topic.sensor { auxiliary?.service(kind).setClaimed("socket", claimed) }
                     if topic == .posture { postureBox.value?.setClaimed("socket", claimed) }
+                    if topic == .posture, replayedPosture != nil { claims.set("posture", claimed: claimed) }
                 },
                 sensorStatus: status.current)
             let hub = server.hub
@@ -158,6 +164,7 @@ public final class OrientationService: Sendable {
                 if let sensor = auxiliary?.service(kind).state { publishSensor(sensor) }
             }
             for sensor in replayed?.initial ?? [] { publishSensor(sensor) }
+            if let replayedPosture { hub.publish(posture: replayedPosture.initial) }
             let pipeline = try SensorPipeline(source: source, configuration: detector, logger: logger, commands: commands,
                                               sleeper: sleeper) { event in
                 switch event {
@@ -185,6 +192,7 @@ public final class OrientationService: Sendable {
             // A convertible's posture (issue 30): the display's readings through the pipeline's tap,
             // the base accelerometer opened by the service while someone subscribes to `posture`.
             // orientationd's tablet-mode switch ([posture] tablet-mode-switch) follows it.
+            if let replayedPosture { pipeline.sampleTap.set { replayedPosture.take($0) } }
             var postureService: PostureService? = nil
             var keeper: TabletModeSwitchKeeper? = nil
             if let discovering = source as? DiscoveringAccelerometerSource {

@@ -22,6 +22,10 @@ public final class ReplaySource: SensorSource {
     public let speed: Speed
     public let loop: Bool
     public let samples: [Sample]
+    /// A convertible's log (v3): the rows that carry the base's reading or the lid switch's
+    /// state, in file order (a row may carry the display's sample too, which is in ``samples``).
+    /// Empty for any other log.
+    public let convertibleRows: [SensorLogRecord]
     public let metadata: SensorLogMetadata
     /// How pacing waits between samples.
     let sleeper: Sleeper
@@ -31,9 +35,15 @@ public final class ReplaySource: SensorSource {
     /// Loads a log. - Throws: `SensorLogError` naming the file and line of a problem.
     public init(path: String, speed: Speed = .multiple(1), loop: Bool = false, sleeper: Sleeper = .task) throws {
         var reader = try SensorLogReader(path: path)
-        let samples = try reader.readAll()
+        var samples: [Sample] = []
+        var rows: [SensorLogRecord] = []
+        while let record = try reader.nextRecord() {
+            if let sample = record.sample { samples.append(sample) }
+            if record.base != nil || record.lidClosed != nil { rows.append(record) }
+        }
         self.metadata = reader.metadata
         self.samples = samples
+        self.convertibleRows = rows
         self.speed = speed
         self.loop = loop
         self.sleeper = sleeper
@@ -43,6 +53,7 @@ public final class ReplaySource: SensorSource {
     /// A source over samples already in memory (tests, simulations).
     public init(samples: [Sample], name: String, speed: Speed = .maximum, loop: Bool = false, sleeper: Sleeper = .task) {
         self.samples = samples
+        self.convertibleRows = []
         self.metadata = SensorLogMetadata()
         self.name = name
         self.speed = speed
@@ -57,8 +68,9 @@ public final class ReplaySource: SensorSource {
         Stream(source: self)
     }
 
-    /// The duration of one pass through the log, in log seconds.
-    var period: Double {
+    /// The duration of one pass through the log, in log seconds: a looping replay's next pass
+    /// has its recorded times plus this once more.
+    public var period: Double {
         guard let first = samples.first, let last = samples.last else { return 0 }
         let step = samples.count > 1 ? (last.time - first.time) / Double(samples.count - 1) : 0.01
         return last.time - first.time + max(step, 1e-6)

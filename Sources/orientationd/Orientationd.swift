@@ -24,7 +24,7 @@ struct Orientationd: AsyncParsableCommand {
         version: ServerConfiguration(socketPath: OrientationProtocol.defaultSocketPath).serverVersion
     )
 
-    @Option(help: ArgumentHelp("Replay a recorded sensor log instead of reading a sensor.", valueName: "log"))
+    @Option(help: ArgumentHelp("Replay a recorded sensor log instead of reading a sensor (a convertible's log, v3, also serves its posture).", valueName: "log"))
     var replay: String?
 
     @Flag(help: "List the sensors found (accelerometers and gyroscopes; light, proximity and compass), which would be used and why, then exit.")
