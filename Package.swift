@@ -242,7 +242,7 @@ let package = Package(
         // End to end: spawns the real orientationctl binary (built first through this dependency).
         .testTarget(
             name: "OrientationctlTests",
-            dependencies: ["OrientationctlMain", "OrientationCore", "SensorLog", "TestSupport"],
+            dependencies: ["OrientationctlMain", "orientationctl", "OrientationCore", "SensorLog", "TestSupport"],
             swiftSettings: strictSettings
         ),
         // Real sockets in a temporary directory: the server in process, and the real binaries.

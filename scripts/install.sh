@@ -3,12 +3,13 @@
 #   scripts/install.sh install|uninstall|list
 # Environment (from the Makefile): PREFIX (default /usr/local), DESTDIR (default empty),
 # BUILD (the release build directory), MANUALS (generated man pages), and optional
-# UNITDIR, UDEVRULESDIR, DBUSPOLICYDIR, POLKITACTIONDIR, SYSCONFDIR overrides; MANPAGES=no leaves the man pages
+# UNITDIR, USERUNITDIR, UDEVRULESDIR, DBUSPOLICYDIR, POLKITACTIONDIR, SYSCONFDIR overrides; MANPAGES=no leaves the man pages
 # out (the Debian package installs them with dh_installman, compressed).
 #   - the multi-call binary orientationd into $PREFIX/bin (built with --static-swift-stdlib: no
 #     Swift toolchain needed), and orientationctl and monitor-sensor (iio-sensor-proxy's command
 #     name) as links to it: it is each of them by the name it runs as;
-#   - systemd units into pkg-config's systemdsystemunitdir, ExecStart rewritten for $PREFIX;
+#   - systemd units into pkg-config's systemdsystemunitdir, ExecStart rewritten for $PREFIX, and
+#     follow --for's user unit (orientationctl-follow@.service) into its systemduserunitdir;
 #   - the udev rule into pkg-config's udevdir/rules.d (udev reads no other prefix);
 #   - the D-Bus policy into $PREFIX/share/dbus-1/system.d for PREFIX=/usr, else
 #     /etc/dbus-1/system.d (Debian's dbus reads only those two);
@@ -32,6 +33,8 @@ MANPAGES=${MANPAGES:-yes}
 pkgvar() { pkg-config --variable="$2" "$1" 2>/dev/null || true; }
 UNITDIR=${UNITDIR:-$(pkgvar systemd systemdsystemunitdir)}
 UNITDIR=${UNITDIR:-/lib/systemd/system}
+USERUNITDIR=${USERUNITDIR:-$(pkgvar systemd systemduserunitdir)}
+USERUNITDIR=${USERUNITDIR:-/usr/lib/systemd/user}
 udevdir=$(pkgvar udev udevdir)
 UDEVRULESDIR=${UDEVRULESDIR:-${udevdir:-/lib/udev}/rules.d}
 if [ -z "${DBUSPOLICYDIR:-}" ]; then
@@ -54,7 +57,7 @@ docs=(README.md docs/DETECTOR.md docs/PROTOCOL.md docs/DBUS.md)
 # is still the shipped one).
 files=(
     "$bindir/orientationd" "$bindir/orientationctl" "$bindir/monitor-sensor"
-    "$UNITDIR/orientationd.service" "$UNITDIR/orientationd.socket"
+    "$UNITDIR/orientationd.service" "$UNITDIR/orientationd.socket" "$USERUNITDIR/orientationctl-follow@.service"
     "$UDEVRULESDIR/80-orientationd.rules"
     "$DBUSPOLICYDIR/net.hadess.SensorProxy.conf"
     "$POLKITACTIONDIR/net.hadess.SensorProxy.policy"
@@ -81,6 +84,11 @@ install)
         sed -e "s|/usr/bin/orientationd|$bindir/orientationd|g" "systemd/$unit" > "$DESTDIR$UNITDIR/$unit"
         chmod 0644 "$DESTDIR$UNITDIR/$unit"
     done
+    # follow --for as a desktop session's user service (issue 39).
+    install -d "$DESTDIR$USERUNITDIR"
+    sed -e "s|/usr/bin/orientationctl|$bindir/orientationctl|g" "systemd/user/orientationctl-follow@.service" \
+        > "$DESTDIR$USERUNITDIR/orientationctl-follow@.service"
+    chmod 0644 "$DESTDIR$USERUNITDIR/orientationctl-follow@.service"
     install -m 0644 udev/80-orientationd.rules "$DESTDIR$UDEVRULESDIR/"
     install -m 0644 config/net.hadess.SensorProxy.conf "$DESTDIR$DBUSPOLICYDIR/"
     install -m 0644 config/net.hadess.SensorProxy.policy "$DESTDIR$POLKITACTIONDIR/"

@@ -24,11 +24,13 @@
 #     of make bench-dos (issue 18), run by Debian's /usr/bin/python3; with gir1.2-umockdev-1.0 and
 #     iio-sensor-proxy, Benchmarks/claimed.py (make bench-claimed, issue 28: its testbeds and claimer)
 #   python3-dbusmock: its polkitd template, the polkit that allows and denies in the facade's tests
+#   sway: a real compositor (headless, as an unprivileged user) that `follow --for sway` turns in
+#     SwayFollowTests (issue 39)
 set -euo pipefail
 
 packages=(libiio-dev libudev-dev pkg-config udev umockdev libumockdev-dev systemd libsystemd-dev
           dbus-daemon libglib2.0-bin iio-sensor-proxy procps dpkg-repack dpkg-dev debhelper lintian
-          init-system-helpers time python3-dbus python3-gi python3-dbusmock python3-psutil gir1.2-umockdev-1.0)
+          init-system-helpers time python3-dbus python3-gi python3-dbusmock python3-psutil gir1.2-umockdev-1.0 sway)
 
 if ! command -v swift >/dev/null 2>&1; then
     echo "setup: no 'swift' on PATH; install the Swift 6 toolchain (swift.org) first" >&2

@@ -24,6 +24,20 @@ import TestSupport
         #expect(run.stderr.isEmpty, "warnings: \(run.stderr)")
     }
 
+    /// The user unit `follow --for` ships (issue 39), as an instance, checked by the user
+    /// manager's rules (the man page it names is checked by InstallTests' installed tree).
+    @Test func theFollowUserUnitPassesSystemdAnalyzeVerify() throws {
+        let directory = temporaryDirectory()
+        let text = readText(Build.repository + "/systemd/user/orientationctl-follow@.service")
+        #expect(text.contains("ExecStart=/usr/bin/orientationctl follow"))
+        let unit = directory + "/orientationctl-follow@sway.service"
+        writeText(unit, text.replacingOccurrences("/usr/bin/orientationctl", with: Build.orientationctl))
+        let run = try ChildProcess(["/usr/bin/systemd-analyze", "verify", "--user", "--man=no", unit], directory: directory,
+                                   environment: ["PATH=/usr/bin:/bin", "XDG_RUNTIME_DIR=\(directory)"])
+        #expect(run.wait() == 0, "systemd-analyze verify --user: \(run.stdout)\(run.stderr)")
+        #expect(run.stderr.isEmpty, "warnings: \(run.stderr)")
+    }
+
     @Test func theServiceIsWellSandboxed() throws {
         let directory = try Self.stagedUnits()
         let run = try ChildProcess(["/usr/bin/systemd-analyze", "security", "--offline=yes", directory + "/orientationd.service"],

@@ -237,14 +237,18 @@ import TestSupport
         #expect(result.stdout.hasPrefix("monitor-sensor (orientationd "), "\(result.stdout)")
     }
 
-    /// The variables' table keeps its indentation: no line of it wraps to column 0.
+    /// The variables' table keeps its indentation: no line of it wraps to column 0; nor does the
+    /// table of `--for`'s compositors.
     @Test func followsHelpTableStaysInItsColumns() throws {
         let help = try CommandRunner.run(["follow", "--help"]).stdout
         let lines = help.split(separator: "\n", omittingEmptySubsequences: false)
         let start = try #require(lines.firstIndex { $0.hasPrefix("The command runs with") })
         let table = lines[(start + 1)...].prefix { !$0.hasPrefix("Nothing runs") }
-        #expect(table.count == 12, "\(table)")  // 12 since issue 30's ORIENTATION_POSTURE
+        #expect(table.count == 13, "\(table)")  // 13 since issue 39's ORIENTATION_OUTPUT
         #expect(table.allSatisfy { $0.hasPrefix("  ") && $0.count <= 80 }, "\(table)")
+        let forStart = try #require(lines.firstIndex { $0.hasPrefix("--for COMPOSITOR") })
+        let compositors = lines[forStart...].drop { !$0.hasPrefix("  sway") }.prefix { $0.hasPrefix("  ") }
+        #expect(compositors.count == 10 && compositors.allSatisfy { $0.count <= 80 }, "\(compositors)")
     }
 
     /// A refused socket: one line, with the reason (it came twice, the second without it).
