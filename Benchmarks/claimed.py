@@ -10,7 +10,8 @@ warning`, the peer as it is), one D-Bus client claims the accelerometer (and, in
 the polled fixture, the light sensor too), then:
   1. still: the device lies in portrait for --seconds (after a warm-up): wake-ups/s (context
      switches, voluntary + nonvoluntary, summed over every thread, and per thread by the name in
-     /proc/PID/task/TID/comm), CPU ms/s (utime + stime), VmRSS, thread count;
+     /proc/PID/task/TID/comm), CPU ms/s (utime + stime), memory as the kernel counts it (RSS, PSS,
+     private USS and anonymous, from /proc/PID/smaps_rollup: process_memory.py), thread count;
   2. turns: --turns gestures, each after 3.5 s still plus a spread (k × 0.618 s modulo 1 s, so
      the turns end at different phases of any sampling period): gravity rotated portrait <-> landscape
      (right edge up) in 12 steps over 0.6 s. For each, the delay from the turn's end (the last
@@ -24,7 +25,8 @@ benchmark writes the sensor itself and knows when each step happened):
             the steps are written into the testbed's in_accel_{x,y,z}_raw files.
   buffered: accel_3d at 100 Hz with a timestamp channel, a trigger (iio-sensor-proxy 3.0 needs one
             for its buffer driver), IIO_SENSOR_PROXY_TYPE=iio-buffer-accel; /dev/iio:device0 is the
-            testbed's PTY, fed live 100 scans/s by a thread here, the steps carried by the scans.
+            testbed's PTY, fed live by a thread here at the rate its sampling_frequency says (100
+            scans/s unless a daemon lowers it, as a sensor would), the steps carried by the scans.
   Both have a vcnl4000-like light and proximity sensor (IIO_SENSOR_PROXY_TYPE as the peer's udev
   rule 80-iio-sensor-proxy.rules would set it).
 
@@ -38,6 +40,7 @@ short of SIGKILL (a testbed's finaliser trap: docs/TESTING.md, "A Python testbed
 Internal subcommands: `measure ...` (one run) and `client --address A [--light]` (the claimer).
 """
 import argparse, gc, json, math, os, re, shutil, signal, statistics, struct, subprocess, sys, tempfile, threading, time, traceback
+from process_memory import memory, columns as memory_columns, HEADER as MEMORY_HEADER
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPOSITORY = os.path.dirname(HERE)
@@ -265,12 +268,15 @@ class ClientLines:
 
 
 class BufferFeeder(threading.Thread):
-    """Writes one scan every 10 ms to the testbed's PTY master, at the angle the turn schedule
-    gives for the scan's time; remembers when the first scan of each turn's last step went out."""
+    """Writes scans to the testbed's PTY master at the rate the fixture's `sampling_frequency`
+    says (as the sensor would: a daemon that slows it while still gets fewer scans, issue 37;
+    RATE until it is readable), at the angle the turn schedule gives for the scan's time;
+    remembers when the first scan of each turn's last step went out."""
 
-    def __init__(self, fd):
+    def __init__(self, fd, frequency_path=None):
         super().__init__(daemon=True)
         self.fd, self.lock, self.stopping = fd, threading.Lock(), False
+        self.frequency_path = frequency_path
         self.turn = None          # (start, from_angle, to_angle)
         self.angle = 0.0
         self.turn_end = None      # time the last step's first scan was written
@@ -294,8 +300,16 @@ class BufferFeeder(threading.Thread):
                 os.write(self.fd, struct.pack("<iiiiq", x, y, z, 0, time.monotonic_ns()))
             except BlockingIOError:
                 self.dropped += 1  # nobody reads yet (no claim): a full kernel FIFO drops too
-            next_tick += 1 / RATE
+            next_tick += 1 / self.rate()
             time.sleep(max(0.0, next_tick - time.monotonic()))
+
+    def rate(self):
+        try:
+            with open(self.frequency_path) as f:
+                value = float(f.read().strip())
+            return value if 0.1 <= value <= 10000 else RATE
+        except (OSError, TypeError, ValueError):
+            return RATE
 
     def begin_turn(self, start, a, b):
         with self.lock:
@@ -335,7 +349,7 @@ def measure(args):
             fd = testbed.get_dev_fd("/dev/iio:device0")
             if fd < 0:
                 fail("umockdev gave no PTY for /dev/iio:device0")
-            feeder = BufferFeeder(fd)
+            feeder = BufferFeeder(fd, f"{root}{SYSPATH}/sampling_frequency")
             feeder.start()
 
         def set_angle(angle):
@@ -385,11 +399,12 @@ def measure(args):
         after, cpu1 = thread_counters(pid)
         elapsed = time.monotonic() - t0
         rss, threads = resident_and_threads(pid)
+        kernel_memory = memory(pid)
         names, ended = per_thread(before, after)
         result = {
             "daemon": args.daemon, "fixture": args.fixture, "light": args.light, "posture": args.posture, "seconds": elapsed,
             "wakeups": sum(n for n, _ in names.values()) / elapsed, "cpu_ms": (cpu1 - cpu0) * 1000 / elapsed,
-            "rss": rss, "threads": threads, "ended": ended,
+            "rss": rss, "memory": kernel_memory, "threads": threads, "ended": ended,
             "per_thread": {name: {"wakeups": n / elapsed, "threads": count} for name, (n, count) in names.items()},
         }
 
@@ -506,17 +521,17 @@ def label(r):
 
 
 def table(results):
-    out = ["| daemon | wake-ups/s still | CPU ms/s | RSS MiB | threads | turns published | median delay after turn end | delays (ms) |",
-           "|---|---:|---:|---:|---:|---:|---:|---|"]
+    out = [f"| daemon | wake-ups/s still | CPU ms/s | {MEMORY_HEADER} | threads | turns published | median delay after turn end | delays (ms) |",
+           "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
     for r in results:
         if "error" in r:
-            out.append(f"| {label(r)} | failed: {r['error']} | | | | | | |")
+            out.append(f"| {label(r)} | failed: {r['error']} | | | | | | | | | |")
             continue
         delays = [t["delay_ms"] for t in r["turns"]]
         published = [d for d in delays if d is not None]
         median = f"{statistics.median(published):.0f} ms" if published else "–"
         shown = ", ".join("never" if d is None else f"{d:+.0f}" for d in delays) or "–"
-        out.append(f"| {label(r)} | {r['wakeups']:.1f} | {r['cpu_ms']:.1f} | {r['rss']:.1f} | {r['threads']} | "
+        out.append(f"| {label(r)} | {r['wakeups']:.1f} | {r['cpu_ms']:.1f} | {memory_columns(r['memory'])} | {r['threads']} | "
                    f"{len(published)}/{len(delays)} | {median} | {shown} |")
     return out
 

@@ -7,12 +7,20 @@ The sensor is a umockdev fixture (accel_3d, le:s16/32>>0 plus a timestamp) whose
 /proc: context switches summed over every thread of the daemon, and utime+stime.
 Usage: Benchmarks/iio-wakeups.py [path/to/orientationd]   (make bench-iio)
        Benchmarks/iio-wakeups.py --idle [path/to/orientationd]   (make bench-idle: the sensors
-       present (accelerometer, light, proximity), nobody subscribed, 20 s: wake-ups, threads and resident memory; measured twice,
-       socket only and with --dbus on a private system-like bus)
+       present (accelerometer, light, proximity), nobody subscribed, 20 s: wake-ups, threads and memory
+       as the kernel counts it (RSS, PSS, USS, anonymous: process_memory.py); measured three times:
+       socket only, with --dbus on a private system-like bus, and Debian's iio-sensor-proxy on the
+       same bus and sensors)
        Benchmarks/iio-wakeups.py --topics [path/to/orientationd]   (one client subscribed to the
        light and proximity topics only: wake-ups at the sensors' own rates)
 """
 import os, re, socket, struct, subprocess, sys, tempfile, time
+from process_memory import memory, columns as memory_columns, HEADER as MEMORY_HEADER
+
+PEER = "/usr/sbin/iio-sensor-proxy"
+# The type the peer's udev rule (80-iio-sensor-proxy.rules) gives each fixture; orientationd
+# reads the same property (issue 16), so both daemons see the same sensors.
+PEER_TYPES = {"accel": "E: IIO_SENSOR_PROXY_TYPE=iio-buffer-accel", "aux": "E: IIO_SENSOR_PROXY_TYPE=iio-poll-als iio-poll-proximity"}
 
 daemon = ".build/release/orientationd"  # set by main() from the command line
 RATE, SECONDS, WARMUP = 100, 10, 2
@@ -136,33 +144,42 @@ def evict_from_page_cache(path):
     finally:
         os.close(fd)
 
-def measure_idle(tmp, seconds=20, dbus=False):
-    """The daemon with sensors present (accelerometer, light, proximity) and nobody subscribed
-    (nor claiming): it should sleep."""
-    evict_from_page_cache(daemon)
-    with open(f"{tmp}/accel.umockdev", "w") as f: f.write(DESCRIPTION + AUXILIARY)
+def typed(description, kind):
+    """A fixture with the udev property the peer's rule would give it."""
+    head, rest = description.split("\n", 1)
+    return head + "\n" + PEER_TYPES[kind] + "\n" + rest
+
+def measure_idle(tmp, seconds=20, dbus=False, peer=False):
+    """The daemon (orientationd, or with `peer` Debian's iio-sensor-proxy) with sensors present
+    (accelerometer, light, proximity) and nobody subscribed (nor claiming): it should sleep."""
+    program = PEER if peer else daemon
+    evict_from_page_cache(program)
+    with open(f"{tmp}/accel.umockdev", "w") as f: f.write(typed(DESCRIPTION, "accel") + typed(AUXILIARY, "aux"))
     sock = f"{tmp}/idle.sock"
     env = {"PATH": "/usr/bin:/bin"}
     extra, bus = [], None
-    if dbus:
+    if dbus or peer:
         bus, address = private_bus(tmp)
         env["DBUS_SYSTEM_BUS_ADDRESS"] = address
         extra = ["--dbus"]
-    runner = subprocess.Popen(["umockdev-run", "-d", f"{tmp}/accel.umockdev",
-                               "--", daemon, "--socket", sock, "--log-level", "warning"] + extra,
-                              env=env, start_new_session=True)
+    argv = [PEER] if peer else [daemon, "--socket", sock, "--log-level", "warning"] + extra
+    runner = subprocess.Popen(["umockdev-run", "-d", f"{tmp}/accel.umockdev", "--"] + argv,
+                              env=env, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL if peer else None)
     try:
-        for _ in range(500):
-            if os.path.exists(sock): break
-            time.sleep(0.01)
+        if peer:
+            time.sleep(1)  # the peer makes no socket file; its name on the bus is not awaited here
+        else:
+            for _ in range(500):
+                if os.path.exists(sock): break
+                time.sleep(0.01)
         time.sleep(WARMUP)
         pid = int(open(f"/proc/{runner.pid}/task/{runner.pid}/children").read().split()[0])
         s0, c0 = counters(pid)
         time.sleep(seconds)
         s1, c1 = counters(pid)
-        rss, threads = resident_and_threads(pid)
+        _, threads = resident_and_threads(pid)
         switched, ended = switches_between(s0, s1)
-        return switched, ended, (c1 - c0) * 1000, rss, threads
+        return switched, ended, (c1 - c0) * 1000, memory(pid), threads
     finally:
         os.killpg(runner.pid, 15); runner.wait()
         if bus: bus.terminate(); bus.wait()
@@ -210,12 +227,17 @@ def main():
         return
     if "--idle" in sys.argv[1:]:
         print(f"orientationd ({daemon}), a umockdev accelerometer, light and proximity sensor present, no subscriber, 20 s measured")
-        print("| mode | wake-ups in 20 s (context switches, all threads) | threads that ended meanwhile | CPU ms in 20 s | resident memory | threads |")
-        print("|---|---:|---:|---:|---:|---:|")
-        for dbus in (False, True):
+        print(f"| daemon | wake-ups in 20 s (context switches, all threads) | threads that ended meanwhile | CPU ms in 20 s | {MEMORY_HEADER} | threads |")
+        print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+        runs = [("orientationd, socket only", False, False), ("orientationd --dbus (private system bus)", True, False)]
+        if os.access(PEER, os.X_OK):
+            runs.append(("iio-sensor-proxy (Debian's, same bus and sensors)", True, True))
+        for name, dbus, peer in runs:
             with tempfile.TemporaryDirectory() as tmp:
-                wakeups, ended, cpu, rss, threads = measure_idle(tmp, dbus=dbus)
-                print(f"| {'--dbus (private system bus)' if dbus else 'socket only'} | {wakeups} | {ended} | {cpu:.0f} | {rss:.1f} MiB | {threads} |")
+                wakeups, ended, cpu, mem, threads = measure_idle(tmp, dbus=dbus, peer=peer)
+                print(f"| {name} | {wakeups} | {ended} | {cpu:.0f} | {memory_columns(mem)} | {threads} |")
+        if not os.access(PEER, os.X_OK):
+            print(f"({PEER} is not installed: make setup brings Debian's iio-sensor-proxy to measure beside)")
         return
 
     with tempfile.TemporaryDirectory() as tmp:

@@ -195,7 +195,6 @@ def main():
     args = sys.argv[1:]
     dbus_on = "--dbus" in args or "--claim" in args
     claimed = "--claim" in args
-    # Claimed: the daemon drops the claim's own pages 5 s after it (WorkingSet.claimsChanged).
     seconds = 8.0 if "--claim" in args else 5.0
     if "--seconds" in args:
         seconds = float(args[args.index("--seconds") + 1])
@@ -225,8 +224,7 @@ def main():
             for _ in range(1000):
                 if os.path.exists(sock): break
                 time.sleep(0.01)
-            # The daemon drops its start-up pages a second after it is ready (WorkingSet); a
-            # desktop claims later than that, so the claim comes 3 s after the socket.
+            # A desktop claims some time after the daemon is ready: 3 s after the socket.
             time.sleep(3 if claimed else 1)
             if claimed:
                 holder = claim(address)

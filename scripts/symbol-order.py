@@ -144,9 +144,8 @@ def run_all(binary, tmp):
     #    umockdev, the D-Bus facade on a private bus, and one client holding ClaimAccelerometer and
     #    ClaimLight for a while, as a desktop does all session: the claimed daemon's code. Only the
     #    steady state is recorded (callgrind's instrumentation switched on 3 s after the claims,
-    #    off before the release), and main() lists it first: once WorkingSet has dropped what the
-    #    start and the claim touched, what a claimed daemon keeps faulting in is exactly these
-    #    functions, and laid out together they take the fewest pages.
+    #    off before the release), and main() lists it first: what a claimed daemon keeps running
+    #    is exactly these functions, and laid out together they take the fewest pages.
     with open(f"{tmp}/polled.umockdev", "w") as f: f.write(breakdown.POLLED + bench.AUXILIARY)
     bus, address = bench.private_bus(tmp)
     try:

@@ -70,8 +70,7 @@ public final class OrientationService: Sendable {
         let postureBox = LateBound<PostureService>()
         let status = SensorStatusTracker { status in hubBox.value?.setSensorStatus(status) }
         // A socket subscriber and a D-Bus claimer claim the sensor alike (issue 7).
-        // A claim's start and end also let the daemon drop the pages they used (issue 28).
-        let claims = ClaimSources(commands: commands, onChange: { status.claimed($0); WorkingSet.claimsChanged() })
+        let claims = ClaimSources(commands: commands, onChange: { status.claimed($0) })
         // The udev monitor listens before the first discovery below (the accelerometer's
         // preparation and presence, the light sensors' scan), so that a sensor appearing at any
         // moment from here on is found by that discovery or reported by an event (issue 31). Its

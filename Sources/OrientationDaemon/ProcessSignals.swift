@@ -10,7 +10,7 @@ import Synchronization
 ///
 /// Contract:
 /// - ``block()`` runs first thing in `main`, before any other thread exists: threads inherit the
-///   signal mask, so ``handled`` signals are only ever taken by ``waitForever(firstTimer:timer:)``.
+///   signal mask, so ``handled`` signals are only ever taken by ``waitForever()``.
 /// - A signal goes to the stream last registered for it (``stream(_:)``). One that nobody
 ///   listens for (no stream yet, or its consumer has gone) gets its default action: the process
 ///   ends as it would without orientationd, so a SIGTERM during early startup or in a
@@ -43,62 +43,23 @@ public enum ProcessSignals {
         var set = sigset_t()
         sigemptyset(&set)
         for signal in handled { sigaddset(&set, signal) }
-        sigaddset(&set, timerWakeSignal)
         return set
     }
-
-    /// The signal ``wakeTimer()`` sends the main thread: a real-time signal of the application's
-    /// range (glibc keeps the first two for itself), never delivered to a stream.
-    static var timerWakeSignal: Int32 { __libc_current_sigrtmin() + 2 }
-
-    /// The thread that called ``block()`` (`main`'s), which ``waitForever(firstTimer:timer:)`` runs on.
-    private static let mainThread = Atomic<UInt>(0)
-    /// A ``wakeTimer()`` not taken yet: later ones send nothing.
-    private static let timerWakePending = Atomic<Bool>(false)
 
     /// Blocks ``handled`` in the calling thread, and so in every thread it creates from now on.
     public static func block() {
         var set = handledSet
         pthread_sigmask(SIG_BLOCK, &set, nil)
-        mainThread.store(UInt(pthread_self()), ordering: .releasing)
-    }
-
-    /// Makes ``waitForever(firstTimer:timer:)`` run its timer now (which says when it wants to
-    /// run next), even after the timer had finished. From any thread; wakes the main thread at
-    /// most once until it has run the timer. Nothing happens before ``block()``, or during a
-    /// shutdown.
-    public static func wakeTimer() {
-        let thread = mainThread.load(ordering: .acquiring)
-        guard thread != 0, !timerWakePending.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        if pthread_kill(pthread_t(thread), timerWakeSignal) != 0 { timerWakePending.store(false, ordering: .releasing) }
     }
 
     /// Takes each ``handled`` signal as it arrives and delivers it. Never returns. Idle, it
-    /// waits without a timeout; only while a bounded shutdown runs does it wake at its deadline,
-    /// and while `timer` asks for one (below).
-    ///
-    /// `timer` runs on this thread, first `firstTimer` seconds after the call, then again after
-    /// as many seconds as it returns, until it returns nil (and never during a shutdown);
-    /// ``wakeTimer()`` makes it run at once, also after it returned nil. The
-    /// daemon uses it for work that must run on a thread that then does nothing else
-    /// (``WorkingSet/releaseStartupPages(smapsPath:executablePath:)``).
-    public static func waitForever(firstTimer: Double? = nil, timer: () -> Double? = { nil }) -> Never {
+    /// waits without a timeout; only while a bounded shutdown runs does it wake, at its deadline.
+    public static func waitForever() -> Never {
         var set = handledSet
         var shutdownDeadline: Double? = nil
-        var timerDeadline = firstTimer.map { OwnerThread.monotonic() + $0 }
         while true {
             var signal: Int32 = 0
-            if shutdownDeadline == nil, let deadline = timerDeadline {
-                let remaining = deadline - OwnerThread.monotonic()
-                if remaining <= 0 {
-                    timerDeadline = timer().map { OwnerThread.monotonic() + $0 }
-                    continue
-                }
-                var timeout = timespec(tv_sec: Int(remaining), tv_nsec: Int((remaining - remaining.rounded(.down)) * 1e9))
-                let taken = sigtimedwait(&set, nil, &timeout)
-                guard taken > 0 else { continue }  // the deadline (EAGAIN) or EINTR: check again
-                signal = taken
-            } else if let deadline = shutdownDeadline, let bound = shutdownBound.withLock({ $0 }) {
+            if let deadline = shutdownDeadline, let bound = shutdownBound.withLock({ $0 }) {
                 let remaining = deadline - OwnerThread.monotonic()
                 if remaining <= 0 {
                     bound.report("orientationd did not finish shutting down within \(bound.limit) s; exiting now")
@@ -114,11 +75,6 @@ public enum ProcessSignals {
                 }
             } else {
                 guard sigwait(&set, &signal) == 0 else { continue }
-            }
-            if signal == timerWakeSignal {
-                timerWakePending.store(false, ordering: .releasing)
-                if shutdownDeadline == nil { timerDeadline = OwnerThread.monotonic() }  // run the timer now
-                continue
             }
             let delivered = deliver(signal)
             if delivered, signal == SIGTERM || signal == SIGINT, shutdownDeadline == nil,

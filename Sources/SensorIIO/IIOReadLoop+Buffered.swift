@@ -7,10 +7,15 @@ extension IIOReadLoop {
     /// Buffered reading: enable the channels, let the driver batch `batch` samples per wake-up
     /// (libiio sets `buffer/watermark` to the batch, and a driver with a hardware FIFO takes its
     /// watermark from it: the kernel wakes us once per batch). While the consumer asks for a
-    /// wait (``SampleRateGovernor``: the device lies still), the buffer is made again with a
-    /// batch that long (at most ``stillBatchLimit``): one wake-up per wait, and the samples of a
-    /// turn's start are in the batch that shows it, history for the detector; the first batch
-    /// that moves returns to `batch`.
+    /// wait (``SampleRateGovernor``: the device lies still), the sensor itself slows down
+    /// (issue 37): `sampling_frequency` goes to the rate at which the same batch takes that
+    /// wait (``StillSamplingFrequency``), so the sensor, a HID sensor's hub and the kernel do a
+    /// fraction of the work, and the buffer stays enabled: nothing it holds when a turn begins
+    /// is dropped. The first batch that moves writes the moving rate back. A driver that takes
+    /// no lower rate (or refuses the write while the buffer runs, as some I²C drivers do with
+    /// EBUSY) is read the old way: the buffer made again with a batch as long as the wait (at
+    /// most ``stillBatchLimit``), the samples it still held dropped. A HID sensor's `hysteresis`
+    /// is left as its firmware set it: raising it would hold back the first samples of a turn.
     func stream(_ owner: OwnerThread, context: OpaquePointer, device: OpaquePointer, accel: [Axis], gyro: [Axis], batch: Int) throws(SensorError) {
         selectTrigger(context: context, device: device)
         let timestamp = iio_device_find_channel(device, "timestamp", false)
@@ -34,9 +39,16 @@ extension IIOReadLoop {
         var clock = ArrivalClock(rate: rate)
         var current = max(batch, 1)
         var open: OpaquePointer? = try openBuffer(owner, context: context, device: device, batch: current, rate: rate)
+        // The hardware rate while still, once lowered; `slowsDown` false once the driver showed
+        // it takes no lower rate (then the old way, a longer batch, for the rest of the open).
+        var stillRate: Double? = nil
+        var slowsDown = true
+        let available = plan.sysfsPath.flatMap { SysfsAttribute.read($0 + "/sampling_frequency_available") }
         defer {
             owner.setCancelHook(nil)
             if let open { iio_buffer_destroy(open) }  // disables the buffer: buffer/enable returns to 0
+            // The next open (or iio-sensor-proxy after us) finds the rate it left it at.
+            if stillRate != nil { _ = iio_device_attr_write_double(device, "sampling_frequency", rate) }
         }
         if owner.isStopping { return }  // stopped before the hook was in place
         var lastGood = Self.monotonic()
@@ -100,6 +112,22 @@ extension IIOReadLoop {
                 wait = deliver(time: time, a, w)
                 index += 1
             }
+            if let wait, slowsDown, current == max(batch, 1) {
+                // Still: slow the sensor down once, keeping the buffer.
+                if stillRate == nil {
+                    stillRate = slowDown(device, context: context, moving: rate, batch: current, wait: wait, available: available)
+                    if let stillRate, timestamp == nil { clock = ArrivalClock(rate: stillRate) }
+                    slowsDown = stillRate != nil
+                }
+                if stillRate != nil { continue }
+            } else if wait == nil, stillRate != nil {
+                // The first batch that moves: the full rate again, the same buffer.
+                _ = iio_device_attr_write_double(device, "sampling_frequency", rate)
+                stillRate = nil
+                if timestamp == nil { clock = ArrivalClock(rate: rate) }
+                setRefillTimeout(context, batch: current, rate: rate)
+                continue
+            }
             let wanted = Self.batch(for: wait, normal: max(batch, 1), rate: rate)
             if wanted != current {
                 // Made again (the kernel refuses a new watermark on an enabled buffer); what the
@@ -112,6 +140,21 @@ extension IIOReadLoop {
                 open = try openBuffer(owner, context: context, device: device, batch: current, rate: rate)
             }
         }
+    }
+
+    /// Writes the still rate (``StillSamplingFrequency``) and reads back what the driver took;
+    /// the rate now set, or `nil` (the moving rate restored) when it took none worth keeping.
+    private func slowDown(_ device: OpaquePointer, context: OpaquePointer, moving: Double, batch: Int, wait: Double, available: String?) -> Double? {
+        guard let wanted = StillSamplingFrequency.choose(moving: moving, batch: batch, wait: wait, available: available),
+              iio_device_attr_write(device, "sampling_frequency", SamplingFrequencyFloor.text(wanted) + "\n") >= 0 else { return nil }
+        var reported = 0.0
+        guard iio_device_attr_read_double(device, "sampling_frequency", &reported) == 0,
+              StillSamplingFrequency.accepts(reported, moving: moving, batch: batch, wait: wait) else {
+            _ = iio_device_attr_write_double(device, "sampling_frequency", moving)
+            return nil
+        }
+        setRefillTimeout(context, batch: batch, rate: reported)
+        return reported
     }
 
     /// The most samples a still batch may hold (4 s at 1 kHz; a kernel buffer's length is a
@@ -134,12 +177,16 @@ extension IIOReadLoop {
         }
         let handle = BufferHandle(buffer)
         owner.setCancelHook { iio_buffer_cancel(handle.buffer) }
-        // libiio gives up on a refill (and drops what it read) when the whole batch has not
-        // arrived within the context's timeout: at 100 Hz a batch of 25 takes 250 ms, exactly
-        // the default, and never completed. Allow two batches' worth, at least 250 ms.
-        let batchMilliseconds = 2000 * Double(batch) / max(min(rate, plan.samplingFrequency ?? rate), 0.1)
-        iio_context_set_timeout(context, UInt32(max(250, min(10_000, batchMilliseconds.rounded(.up)))))
+        setRefillTimeout(context, batch: batch, rate: min(rate, plan.samplingFrequency ?? rate))
         return buffer
+    }
+
+    /// libiio gives up on a refill (and drops what it read) when the whole batch has not
+    /// arrived within the context's timeout: at 100 Hz a batch of 25 takes 250 ms, exactly the
+    /// default, and never completed. Allow two batches' worth, at least 250 ms.
+    private func setRefillTimeout(_ context: OpaquePointer, batch: Int, rate: Double) {
+        let batchMilliseconds = 2000 * Double(batch) / max(rate, 0.1)
+        iio_context_set_timeout(context, UInt32(max(250, min(10_000, batchMilliseconds.rounded(.up)))))
     }
 
     /// Most I²C accelerometers and HID sensors only fill their buffer when a trigger is set.

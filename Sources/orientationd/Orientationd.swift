@@ -191,8 +191,6 @@ struct Orientationd: AsyncParsableCommand {
                                          reloadSignals: reloadSignals, reload: reload, watchdogInterval: watchdog,
                                          stallsShutdownForTesting: stallsShutdown)
         SystemdIntegration.notify("READY=1\nSTATUS=\(await service.statusLine())")
-        // The main thread drops the pages only start-up needed, a second from now (issue 28).
-        WorkingSet.startupFinished()
         try await group.run()
         SystemdIntegration.notify("STOPPING=1")
     }

@@ -39,9 +39,11 @@ enum OrientationdMain {
             await Orientationd.main()  // exits itself on an error or after --help
             exit(0)
         }
-        // The main thread, which has nothing else to do, also drops from the resident set the
-        // pages that only start-up needed, once it is over (WorkingSet, issue 28): after that it
-        // runs nothing but `sigwait`, so it brings none of them back.
-        ProcessSignals.waitForever(firstTimer: 1) { WorkingSet.releaseWhenStartupIsOver() }
+        // The main thread takes the signals (it has nothing else to do). It used to drop the
+        // binary's start-up pages from the resident set as well (issue 28's WorkingSet): that
+        // freed nothing (the pages stayed in the page cache, charged to the unit's cgroup) and
+        // took away the reclaim protection of mapped code, so under memory pressure the claim
+        // path was evicted first (issue 37; docs/PERFORMANCE.md, "Memory as the kernel counts it").
+        ProcessSignals.waitForever()
     }
 }

@@ -62,6 +62,14 @@ final class Testbed {
         return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 
+    /// Where the testbed keeps a sysfs attribute's file (outside the redirection), for a test
+    /// that watches it (inotify).
+    func path(_ syspath: String, _ name: String) -> String? {
+        guard let root = umockdev_testbed_get_root_dir(pointer) else { return nil }
+        defer { g_free(root) }
+        return String(cString: root) + syspath + "/" + name
+    }
+
     /// The master side of the PTY behind a /dev node: bytes written here are what reads of the
     /// device node return.
     func deviceFD(_ node: String) -> Int32 {
