@@ -217,7 +217,7 @@ public final class OrientationService: Sendable {
                     switchKeeper.update(enabled: tabletModeSwitch, present: present)
                     return present
                 } ?? false
-                if present { logger.info("a convertible: posture can be measured (a base accelerometer or a hinge angle beside the display's); served on the socket's posture topic") }
+                if present { logger.info("a convertible: posture can be known (a base accelerometer or a hinge angle beside the display's, or the machine's tablet-mode switch); served on the socket's posture topic") }
             }
             let posture = postureService
             let tabletModeKeeper = keeper

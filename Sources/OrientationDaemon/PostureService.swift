@@ -50,6 +50,11 @@ public final class PostureService: Sendable {
         var generation = 0
         var endedGeneration = 0
         var detector: PostureDetector
+        /// What the detector decided last (the angle's word), and the machine's tablet-mode
+        /// switch (`nil`: none, or not read yet): the published posture is
+        /// ``TabletModeSwitchRule``'s from both and the lid switch.
+        var measured = Posture.unknown
+        var tabletMode: Bool? = nil
         var merger: PostureSampleMerger
         var baseNormalizer = GravityNormalizer()
         /// How long each reader may wait before its next reading: slow while the posture is
@@ -247,6 +252,8 @@ public final class PostureService: Sendable {
 
     private func resetDetector(_ inner: inout Inner) {
         inner.detector.reset()
+        inner.measured = .unknown
+        inner.tabletMode = nil
         _ = inner.merger.flush()
         inner.baseNormalizer = GravityNormalizer()
         publish(PostureState(present: inner.present, posture: .unknown, hingeAngle: nil, hold: .waitingForSensors), &inner)
@@ -263,22 +270,27 @@ public final class PostureService: Sendable {
 
     // MARK: The readers
 
-    /// The base reader's task: claims the display accelerometer, taps its readings, opens the
-    /// base and the lid switch (where there is one), and reads until cancelled or the base fails;
-    /// then undoes all of it.
+    /// The base reader's task: opens the lid and tablet-mode switches and the hinge angle (where
+    /// there are), the base, claims the display accelerometer and taps its readings where an
+    /// angle is measured, and reads until cancelled or the base fails; then undoes all of it.
     private func run(generation: Int) async {
-        claims.set(Self.claimer, claimed: true)
-        tap.set { [weak self] sample in self?.take(sample, .display, generation: generation) }
         let lid = await startLidSwitch(generation: generation)
+        let tabletMode = await startTabletModeSwitch(generation: generation)
         let hinge = await startHingeAngle(generation: generation)
+        func readDisplay() {
+            claims.set(Self.claimer, claimed: true)
+            tap.set { [weak self] sample in self?.take(sample, .display, generation: generation) }
+        }
         var failure: String? = nil
         do {
             guard let (stream, base, _) = try await source.openBase(consumer: BaseConsumer(service: self, generation: generation)) else {
                 // No base: the machine's hinge angle and the display's accelerometer are enough;
-                // read until closed.
+                // with neither, its tablet-mode switch alone (the display is not read for it).
+                if hinge != nil { readDisplay() } else if tabletMode == nil { throw PostureUnavailable() }
                 while !Task.isCancelled { try await sleeper.sleep(seconds: 3600) }
                 throw CancellationError()
             }
+            readDisplay()
             logger.info("base accelerometer opened", metadata: ["device": "\(base.id)", "name": "\(base.name)",
                                                                 "lid-switch": "\(lid?.node ?? "none")"])
             do {
@@ -295,6 +307,7 @@ public final class PostureService: Sendable {
         }
         tap.set(nil)
         await lid?.stop()
+        await tabletMode?.stop()
         await hinge?.stop()
         claims.set(Self.claimer, claimed: false)
         let kick = inner.withLock { inner -> Bool in
@@ -329,6 +342,35 @@ public final class PostureService: Sendable {
             return nil
         }
         return reader
+    }
+
+    /// The machine's own tablet-mode switch (`SW_TABLET_MODE`), read while the posture is: on a
+    /// convertible with one accelerometer it is the posture (``TabletModeSwitchRule``); beside a
+    /// measured angle, it says folded or not and the angle says which. `nil` where there is none.
+    private func startTabletModeSwitch(generation: Int) async -> InputSwitchReader? {
+        guard let found = await OwnerThread.run(name: "od-udev-scan", { try? InputSwitchDiscovery.realTabletModeSwitches() }),
+              let device = found?.first else { return nil }
+        let reader = InputSwitchReader.tabletMode(node: device.node, onChange: { [weak self] on, _ in
+            self?.tabletModeChanged(on: on, generation: generation)
+        }, onEnd: { [logger] failure in
+            if let failure { logger.warning("the tablet-mode switch stopped; posture goes on without it", metadata: ["reason": "\(failure)"]) }
+        })
+        do { try reader.start() } catch {
+            logger.warning("cannot read the tablet-mode switch", metadata: ["device": "\(device.node)", "error": "\(error)"])
+            return nil
+        }
+        logger.info("reading the machine's tablet-mode switch", metadata: ["device": "\(device.node)", "name": "\(device.name ?? device.id)"])
+        return reader
+    }
+
+    /// The tablet-mode switch changed (or was read at open), on its reader's thread.
+    private func tabletModeChanged(on: Bool, generation: Int) {
+        inner.withLock { inner in
+            guard inner.generation == generation else { return }
+            inner.tabletMode = on
+            record(nil, &inner)
+        }
+        callbacks.drain()
     }
 
     /// The machine's own hinge angle (`in_angl*`: cros-ec's lid angle, the HID hinge sensor),
@@ -396,11 +438,15 @@ public final class PostureService: Sendable {
         var state = inner.state
         state.present = true
         if let event {
-            state.posture = event.posture
+            inner.measured = event.posture
             state.hingeAngle = event.hingeAngle
         }
-        state.hold = inner.detector.hold
-        if event != nil || (state.posture == .unknown && state.hold != inner.state.hold) {
+        // The machine's tablet-mode switch, where there is one, says folded or not (issue 39).
+        state.posture = TabletModeSwitchRule.posture(measured: inner.measured, tabletMode: inner.tabletMode, lidClosed: inner.detector.lidClosed)
+        // Decided by the switches alone (no angle measured): nothing is held.
+        state.hold = inner.measured == .unknown && state.posture != .unknown ? nil : inner.detector.hold
+        let changed = state.posture != inner.state.posture
+        if event != nil || changed || (state.posture == .unknown && state.hold != inner.state.hold) {
             publish(state, &inner)
         } else {
             inner.state = state
@@ -414,6 +460,11 @@ public final class PostureService: Sendable {
     }
 
     private static func now() -> Double { OwnerThread.monotonic() }
+
+    /// Neither a base accelerometer, a hinge angle nor a tablet-mode switch (anymore).
+    private struct PostureUnavailable: Error, CustomStringConvertible {
+        var description: String { "no base accelerometer, hinge angle or tablet-mode switch" }
+    }
 
     /// The base accelerometer's readings, on its reader's thread, at the reader's full rate.
     private struct BaseConsumer: SampleConsumer {

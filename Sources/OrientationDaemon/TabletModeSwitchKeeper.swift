@@ -89,7 +89,15 @@ public final class TabletModeSwitchKeeper: Sendable {
             return (inner.device, inner.posture)
         }
         if wanted == (existing != nil) {
-            inner.withLock { $0.reason = reason }
+            let previous = inner.withLock { inner -> String in
+                defer { inner.reason = reason }
+                return inner.reason
+            }
+            // Said once (at start, or when the machine's own appears): the key is not needed.
+            if enabled, !real.isEmpty, previous != reason {
+                let names = real.map { "\($0.name ?? $0.id) (\($0.id))" }.joined(separator: ", ")
+                logger.notice("[posture] tablet-mode-switch = true is not needed: the machine has its own tablet-mode switch, \(names); desktops read it already, and orientationd reads it for the posture")
+            }
             return
         }
         if let existing {

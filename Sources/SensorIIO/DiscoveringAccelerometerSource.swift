@@ -65,7 +65,10 @@ public final class DiscoveringAccelerometerSource: SensorSource {
     /// Both false when discovery fails.
     public func presenceOnCallingThread() -> (accelerometer: Bool, posture: Bool) {
         guard let found = try? plan(settings: settings, sensors: UdevDiscovery.sensors()) else { return (false, false) }
-        let posture = found.choice.accelerometer != nil && (found.choice.base != nil || Self.hingeChannelOnCallingThread() != nil)
+        // A convertible: a measured angle beside the display's accelerometer, or the machine's
+        // own tablet-mode switch (issue 39: most convertibles have one accelerometer).
+        let posture = (found.choice.accelerometer != nil && (found.choice.base != nil || Self.hingeChannelOnCallingThread() != nil))
+            || (try? InputSwitchDiscovery.realTabletModeSwitches())?.isEmpty == false
         return (found.plan != nil, posture)
     }
 

@@ -30,12 +30,23 @@ extension Orientationd {
         // A convertible (issue 30): which accelerometer is the display's and which the base's.
         let hinge = await OwnerThread.run(name: "od-udev-scan") { DiscoveringAccelerometerSource.hingeChannelOnCallingThread() } ?? nil
         let measured = hinge.map { ", hinge angle \($0.id) (\($0.driver.rawValue)), which decides the angle" } ?? ""
+        // Every input switch, and which of them speak for the posture (issue 39).
+        let switches = await OwnerThread.run(name: "od-udev-scan") { try? InputSwitchDiscovery.allSwitchDevices() } ?? nil
+        for device in switches ?? [] {
+            let codes = [InputSwitchCode.lid, .tabletMode].filter { device.has($0) }.map(\.description)
+            let ours = device.isOrientationdTabletModeSwitch ? " (orientationd's own, [posture] tablet-mode-switch)" : ""
+            print("switch \(device.id)  \(device.name ?? "unnamed")  \(codes.isEmpty ? "other switches" : codes.joined(separator: ", "))\(ours)")
+        }
+        let tabletSwitch = (switches ?? []).first { $0.has(.tabletMode) && !$0.isOrientationdTabletModeSwitch }
+        let word = tabletSwitch.map { " The machine's tablet-mode switch \($0.id) (\($0.name ?? "unnamed")) says folded or not (its own word); the angle says which (tablet, tent, stand; laptop, flat)." } ?? ""
         if let display = choice.accelerometer, let base = choice.base {
-            print("posture: available: display \(display.id) (\(display.name)), base \(base.id) (\(base.name))\(measured); read only while someone subscribes to posture")
+            print("posture: available: display \(display.id) (\(display.name)), base \(base.id) (\(base.name))\(measured); read only while someone subscribes to posture.\(word)")
         } else if let display = choice.accelerometer, hinge != nil {
-            print("posture: available: display \(display.id) (\(display.name))\(measured); read only while someone subscribes to posture")
+            print("posture: available: display \(display.id) (\(display.name))\(measured); read only while someone subscribes to posture.\(word)")
+        } else if let tabletSwitch {
+            print("posture: available from the machine's tablet-mode switch \(tabletSwitch.id) (\(tabletSwitch.name ?? "unnamed")): tablet while it is on, laptop while off (closed while the lid switch is shut); no angle is measured (no accelerometer in the base, no hinge-angle channel), so no tent or stand; read only while someone subscribes to posture")
         } else {
-            print("posture: not available: \(choice.accelerometer == nil ? "no display accelerometer" : "no accelerometer in the base (ACCEL_LOCATION=base) and no hinge-angle channel")")
+            print("posture: not available: \(choice.accelerometer == nil ? "no display accelerometer" : "no accelerometer in the base (ACCEL_LOCATION=base), no hinge-angle channel and no tablet-mode switch")")
         }
     }
 }
