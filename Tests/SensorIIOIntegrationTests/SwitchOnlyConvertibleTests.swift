@@ -88,3 +88,20 @@ extension SensorIIOIntegrationTests {
         try await daemon.stop()
     }
 }
+
+extension SensorIIOIntegrationTests {
+    /// `--list-sensors` names every switch it found and says which one the posture comes from.
+    @Test func listSensorsNamesTheSwitchesAndWhichDecides() throws {
+        var display = FakeIIODevice(index: 0, name: "accel_3d", format: "le:s16/32>>0", scale: "0.0980665")
+        display.buffered = false
+        let switches = [FakeInputSwitch.acpiLid(0).description, FakeInputSwitch.intelVirtualSwitches(1).description,
+                        FakeInputSwitch.headphoneJack(2).description]
+        let (status, out, err, _) = try Self.runDaemon(devices: [display], feed: nil, moreDevices: switches, arguments: ["--list-sensors"])
+        #expect(status == 0, "\(err)")
+        #expect(out.contains("switch event0  Lid Switch  SW_LID"), "\(out)")
+        #expect(out.contains("switch event1  Intel Virtual Switches  SW_TABLET_MODE"), "\(out)")
+        #expect(out.contains("switch event2  HDA Intel PCH Headphone  other switches"), "\(out)")
+        #expect(out.contains("posture: available from the machine's tablet-mode switch event1 (Intel Virtual Switches): tablet while it is on, laptop while off"),
+                "\(out)")
+    }
+}
