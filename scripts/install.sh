@@ -7,7 +7,8 @@
 # out (the Debian package installs them with dh_installman, compressed).
 #   - the multi-call binary orientationd into $PREFIX/bin (built with --static-swift-stdlib: no
 #     Swift toolchain needed), and orientationctl and monitor-sensor (iio-sensor-proxy's command
-#     name) as links to it: it is each of them by the name it runs as;
+#     name; only where no other package's monitor-sensor is installed, see `shared` below) as
+#     links to it: it is each of them by the name it runs as;
 #   - systemd units into pkg-config's systemdsystemunitdir, ExecStart rewritten for $PREFIX;
 #   - the udev rule into pkg-config's udevdir/rules.d (udev reads no other prefix);
 #   - the D-Bus policy into $PREFIX/share/dbus-1/system.d for PREFIX=/usr, else
@@ -64,6 +65,35 @@ files=(
 for doc in "${docs[@]}"; do files+=("$docdir/${doc##*/}"); done
 config=$SYSCONFDIR/orientationd/orientationd.conf
 
+# The files whose names another package may own: iio-sensor-proxy installs /usr/bin/monitor-sensor,
+# its D-Bus policy /etc/dbus-1/system.d/net.hadess.SensorProxy.conf (where PREFIX=/usr/local puts
+# ours) and, since 3.4, the polkit action net.hadess.SensorProxy.policy. install never writes over
+# one of these that is not ours and uninstall never removes it (issue 40): it says so and skips it.
+# Without our link, our monitor-sensor is `orientationctl monitor-sensor`.
+shared=("$bindir/monitor-sensor" "$mandir/man1/monitor-sensor.1" "$DBUSPOLICYDIR/net.hadess.SensorProxy.conf"
+        "$POLKITACTIONDIR/net.hadess.SensorProxy.policy")
+# ours FILE: FILE (under DESTDIR) is one this script laid out. The link points at orientationd; the
+# man page is our `.so`; the policy and the action name orientationd (their comments do).
+ours() {
+    local path=$DESTDIR$1
+    case "$1" in
+    */bin/monitor-sensor) [ -L "$path" ] && [ "$(readlink "$path")" = orientationd ] ;;
+    */man1/monitor-sensor.1) [ -f "$path" ] && [ "$(cat "$path")" = ".so man1/orientationctl.1" ] ;;
+    *) [ -f "$path" ] && grep -q orientationd "$path" ;;
+    esac
+}
+# foreign FILE: FILE exists (as anything, a dangling link too) and is not ours.
+foreign() { { [ -e "$DESTDIR$1" ] || [ -L "$DESTDIR$1" ]; } && ! ours "$1"; }
+is_shared() { local f; for f in "${shared[@]}"; do [ "$f" = "$1" ] && return 0; done; return 1; }
+# Install SOURCE as FILE (mode 0644) unless FILE belongs to someone else.
+install_shared() {
+    if foreign "$2"; then
+        echo "install: keeping ${DESTDIR}$2: it is not orientationd's (another package's, iio-sensor-proxy's?)" >&2
+        return 0
+    fi
+    install -m 0644 "$1" "$DESTDIR$2"
+}
+
 case "$action" in
 list)
     printf '%s\n' "${files[@]}" "$config"
@@ -76,17 +106,29 @@ install)
         "$DESTDIR$docdir"
     install -m 0755 "$BUILD/orientationd" "$DESTDIR$bindir/"
     ln -sf orientationd "$DESTDIR$bindir/orientationctl"
-    ln -sf orientationd "$DESTDIR$bindir/monitor-sensor"
+    # monitor-sensor: ours only where no other package's is (then its man page too, which
+    # names orientationctl's); else ours is `orientationctl monitor-sensor`.
+    # Debian's is /usr/bin/monitor-sensor: with PREFIX=/usr/local ours would shadow it in PATH.
+    if foreign "$bindir/monitor-sensor" || foreign /usr/bin/monitor-sensor; then
+        echo "install: not installing monitor-sensor: another package's is installed (iio-sensor-proxy's?); ours is \`orientationctl monitor-sensor\`" >&2
+        peer_monitor_sensor=yes
+    else
+        ln -sfn orientationd "$DESTDIR$bindir/monitor-sensor"
+        peer_monitor_sensor=no
+    fi
     for unit in orientationd.service orientationd.socket; do
         sed -e "s|/usr/bin/orientationd|$bindir/orientationd|g" "systemd/$unit" > "$DESTDIR$UNITDIR/$unit"
         chmod 0644 "$DESTDIR$UNITDIR/$unit"
     done
     install -m 0644 udev/80-orientationd.rules "$DESTDIR$UDEVRULESDIR/"
-    install -m 0644 config/net.hadess.SensorProxy.conf "$DESTDIR$DBUSPOLICYDIR/"
-    install -m 0644 config/net.hadess.SensorProxy.policy "$DESTDIR$POLKITACTIONDIR/"
+    install_shared config/net.hadess.SensorProxy.conf "$DBUSPOLICYDIR/net.hadess.SensorProxy.conf"
+    install_shared config/net.hadess.SensorProxy.policy "$POLKITACTIONDIR/net.hadess.SensorProxy.policy"
     if [ "$MANPAGES" != no ]; then
         install -m 0644 "$MANUALS/orientationd.8" "$DESTDIR$mandir/man8/"
-        install -m 0644 "$MANUALS/orientationctl.1" "$MANUALS/monitor-sensor.1" "$DESTDIR$mandir/man1/"
+        install -m 0644 "$MANUALS/orientationctl.1" "$DESTDIR$mandir/man1/"
+        if [ "$peer_monitor_sensor" = no ]; then
+            install_shared "$MANUALS/monitor-sensor.1" "$mandir/man1/monitor-sensor.1"
+        fi
         install -m 0644 "$MANUALS/orientationd.conf.5" "$DESTDIR$mandir/man5/"
     fi
     install -m 0644 "${docs[@]}" "$DESTDIR$docdir/"
@@ -109,7 +151,13 @@ install)
     fi
     ;;
 uninstall)
-    for file in "${files[@]}"; do rm -f "$DESTDIR$file"; done
+    for file in "${files[@]}"; do
+        if is_shared "$file" && foreign "$file"; then
+            echo "uninstall: keeping ${DESTDIR}$file: it is not orientationd's" >&2
+        else
+            rm -f "$DESTDIR$file"
+        fi
+    done
     rmdir "$DESTDIR$docdir" 2>/dev/null || true
     if [ -e "$DESTDIR$config" ] && cmp -s config/orientationd.conf "$DESTDIR$config"; then
         rm -f "$DESTDIR$config"
