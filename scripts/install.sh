@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make install / make uninstall: lays out (or removes) everything orientationd installs.
-#   scripts/install.sh install|uninstall|list
+#   scripts/install.sh install|uninstall|list|steps
 # Environment (from the Makefile): PREFIX (default /usr/local), DESTDIR (default empty),
 # BUILD (the release build directory), MANUALS (generated man pages), and optional
 # UNITDIR, UDEVRULESDIR, DBUSPOLICYDIR, POLKITACTIONDIR, SYSCONFDIR overrides; MANPAGES=no leaves the man pages
@@ -24,7 +24,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-action=${1:?usage: install.sh install|uninstall|list}
+action=${1:?usage: install.sh install|uninstall|list|steps}
 PREFIX=${PREFIX:-/usr/local}
 DESTDIR=${DESTDIR:-}
 BUILD=${BUILD:-.build/release}
@@ -94,7 +94,25 @@ install_shared() {
     install -m 0644 "$1" "$DESTDIR$2"
 }
 
+# What the administrator does after an install or an uninstall on a live system (printed then;
+# `install.sh steps` prints both). iio-sensor-proxy's unit is static and its udev rule starts it
+# at every boot whatever `systemctl disable` said: only a mask lasts (issue 40). install changes
+# no service's state itself: the facade is off in the shipped configuration, and masking the
+# peer before it is on would leave GNOME and KDE without a sensor proxy.
+steps_install() {
+    echo "next: sudo systemctl mask --now iio-sensor-proxy   # if installed; a mask survives a reboot (disable does not: its udev rule starts it)"
+    echo "      set [dbus] enable = true in $config for GNOME or KDE (only one daemon may own net.hadess.SensorProxy)"
+    echo "      sudo systemctl enable --now orientationd.socket orientationd.service"
+}
+steps_uninstall() {
+    echo "next: sudo systemctl unmask iio-sensor-proxy && sudo systemctl start iio-sensor-proxy   # if installed and masked"
+}
+
 case "$action" in
+steps)
+    steps_install
+    steps_uninstall
+    ;;
 list)
     printf '%s\n' "${files[@]}" "$config"
     ;;
@@ -147,7 +165,7 @@ install)
     echo "installed orientationd into ${DESTDIR:-/}${DESTDIR:+ }(prefix $PREFIX)"
     if [ -z "$DESTDIR" ] && command -v systemctl >/dev/null && [ -d /run/systemd/system ]; then
         systemctl daemon-reload || true
-        echo "next: systemctl disable --now iio-sensor-proxy (if installed); systemctl enable --now orientationd.socket orientationd.service"
+        steps_install
     fi
     ;;
 uninstall)
@@ -166,9 +184,13 @@ uninstall)
         echo "uninstall: keeping $config: it was changed" >&2
     fi
     echo "removed orientationd from ${DESTDIR:-/}${DESTDIR:+ }(prefix $PREFIX)"
+    if [ -z "$DESTDIR" ] && command -v systemctl >/dev/null && [ -d /run/systemd/system ]; then
+        systemctl daemon-reload || true
+        steps_uninstall
+    fi
     ;;
 *)
-    echo "usage: install.sh install|uninstall|list" >&2
+    echo "usage: install.sh install|uninstall|list|steps" >&2
     exit 2
     ;;
 esac
