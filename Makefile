@@ -153,11 +153,12 @@ manuals: setup
 	# monitor-sensor is orientationctl run by that name: its page is orientationctl's.
 	echo '.so man1/orientationctl.1' > .build/manuals/monitor-sensor.1
 
-## Install under PREFIX (default /usr/local; DESTDIR for staging): binaries, systemd units, the
+## Install under PREFIX (default /usr/local; DESTDIR for staging): the binary (stripped, as the
+## package's; STRIP=no keeps its symbols), systemd units, the
 ## udev rule, the D-Bus policy, /etc/orientationd/orientationd.conf (never overwritten), man
 ## pages and orientationctl's shell completions. `make uninstall` removes exactly those.
 install: release manuals
-	PREFIX=$(PREFIX) DESTDIR=$(DESTDIR) BUILD=.build/release MANUALS=.build/manuals scripts/install.sh install
+	PREFIX=$(PREFIX) DESTDIR=$(DESTDIR) BUILD=.build/release MANUALS=.build/manuals STRIP=$(or $(STRIP),yes) scripts/install.sh install
 
 uninstall:
 	PREFIX=$(PREFIX) DESTDIR=$(DESTDIR) scripts/install.sh uninstall

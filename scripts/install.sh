@@ -4,7 +4,8 @@
 # Environment (from the Makefile): PREFIX (default /usr/local), DESTDIR (default empty),
 # BUILD (the release build directory), MANUALS (generated man pages), and optional
 # UNITDIR, UDEVRULESDIR, DBUSPOLICYDIR, POLKITACTIONDIR, SYSCONFDIR overrides; MANPAGES=no leaves the man pages
-# out (the Debian package installs them with dh_installman, compressed).
+# out (the Debian package installs them with dh_installman, compressed); STRIP=no installs the
+# binary unstripped (the Debian package strips it with dh_strip, into orientationd-dbgsym).
 #   - the multi-call binary orientationd into $PREFIX/bin (built with --static-swift-stdlib: no
 #     Swift toolchain needed), and orientationctl and monitor-sensor (iio-sensor-proxy's command
 #     name; only where no other package's monitor-sensor is installed, see `shared` below) as
@@ -30,6 +31,7 @@ DESTDIR=${DESTDIR:-}
 BUILD=${BUILD:-.build/release}
 MANUALS=${MANUALS:-.build/manuals}
 MANPAGES=${MANPAGES:-yes}
+STRIP=${STRIP:-yes}
 pkgvar() { pkg-config --variable="$2" "$1" 2>/dev/null || true; }
 UNITDIR=${UNITDIR:-$(pkgvar systemd systemdsystemunitdir)}
 UNITDIR=${UNITDIR:-/lib/systemd/system}
@@ -122,7 +124,14 @@ install)
         "$DESTDIR$mandir/man1" "$DESTDIR$mandir/man5" "$DESTDIR$mandir/man8" \
         "$DESTDIR$completions_bash" "$DESTDIR$completions_zsh" "$DESTDIR$completions_fish" "$DESTDIR$SYSCONFDIR/orientationd" \
         "$DESTDIR$docdir"
-    install -m 0755 "$BUILD/orientationd" "$DESTDIR$bindir/"
+    # Stripped (issue 40: the release build is 51 MB with its symbols and debug information,
+    # about 19 MB without), as the package's is; the package strips with dh_strip instead
+    # (STRIP=no), which keeps the debug information in orientationd-dbgsym.
+    if [ "$STRIP" != no ]; then
+        install -m 0755 -s --strip-program="${STRIPPROGRAM:-strip}" "$BUILD/orientationd" "$DESTDIR$bindir/"
+    else
+        install -m 0755 "$BUILD/orientationd" "$DESTDIR$bindir/"
+    fi
     ln -sf orientationd "$DESTDIR$bindir/orientationctl"
     # monitor-sensor: ours only where no other package's is (then its man page too, which
     # names orientationctl's); else ours is `orientationctl monitor-sensor`.

@@ -313,4 +313,14 @@ struct InstallTests {
             #expect(document == "/scripts/install.sh" || text.contains("systemctl mask --now iio-sensor-proxy"), "\(document)")
         }
     }
+
+    /// Issue 40: `make install` installed the release build as it is, 51 MB with its symbols and
+    /// debug information; it is stripped, as the package's is.
+    @Test func theInstalledBinaryIsStripped() {
+        let sections = run(["/usr/bin/readelf", "-S", "-W", root + "/usr/bin/orientationd"]).output
+        #expect(sections.contains(" .text"), "\(sections)")
+        #expect(!sections.contains(".debug_info") && !sections.contains(" .symtab"), "not stripped: \(sections)")
+        var info = stat()
+        #expect(stat(root + "/usr/bin/orientationd", &info) == 0 && info.st_size < 40_000_000, "\(info.st_size) bytes")
+    }
 }
