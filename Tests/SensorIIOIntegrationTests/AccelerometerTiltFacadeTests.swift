@@ -39,6 +39,9 @@ extension SensorIIOIntegrationTests {
         let monitor = try spawn(["/usr/bin/monitor-sensor"], environment: bus.clientEnvironment, stderr: dir + "/monitor.err",
                                 stdout: dir + "/monitor.out", newProcessGroup: true)  // holds the claim
         defer { _ = stopProcess(monitor, SIGKILL) }
+        // Issue 40: the start log names the sensor the daemon uses.
+        #expect(Self.waitForText(dir + "/daemon.err") { $0.contains("display accelerometer found") && $0.contains("sensor=iio:device0 (accel_3d)") },
+                "\(readText(dir + "/daemon.err"))")
         let poses: [(raw: (Int, Int, Int), tilt: String)] = [
             ((0, -100, 0), "vertical"),
             ((0, -71, -71), "tilted-up"),      // 45°
