@@ -292,8 +292,13 @@ public final class SensorPipeline: Sendable {
             }
             if let name = stream.deviceName { device.withLock { $0 = name } }
             logger.info("sensor opened", metadata: ["sensor": "\(source.name)"])
-            if let ended = outage.withLock({ current in defer { current = nil }; return current }) {
-                logger.notice("sensor works again", metadata: ["sensor": "\(device.withLock { $0 })", "after": "\(ended)"])
+            let ended = outage.withLock { current in
+                defer { current = nil }
+                return current
+            }
+            if let ended {
+                let name = device.withLock { $0 }
+                logger.notice("sensor works again", metadata: ["sensor": "\(name)", "after": "\(ended)"])
             }
             sink(.sensorActive(true))
             stage.start()
