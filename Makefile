@@ -49,7 +49,8 @@ build: setup
 ## The main job on the bundled real recording: the daemon replays it over a private socket and
 ## orientationctl monitor prints what it publishes (DEMO_SPEED=5 by default).
 ## A debug build of the one binary (the demo runs it as orientationctl too, through a link): a
-## newcomer sees the first event in about two minutes on 2 cores, where the static release build
+## newcomer sees the first event in about two and a half minutes on 2 cores (issue 40: most of it
+## compiling the dependencies; docs/PERFORMANCE.md), where the static release build
 ## (what make install and make deb ship) took over three and a half for the daemon alone
 ## (issue 22; docs/PERFORMANCE.md, "First run"). At 5x speed the debug daemon idles.
 demo: setup
