@@ -49,7 +49,8 @@ build: setup
 ## The main job on the bundled real recording: the daemon replays it over a private socket and
 ## orientationctl monitor prints what it publishes (DEMO_SPEED=5 by default).
 ## A debug build of the one binary (the demo runs it as orientationctl too, through a link): a
-## newcomer sees the first event in about two minutes on 2 cores, where the static release build
+## newcomer sees the first event in about two and a half minutes on 2 cores (issue 40: most of it
+## compiling the dependencies; docs/PERFORMANCE.md), where the static release build
 ## (what make install and make deb ship) took over three and a half for the daemon alone
 ## (issue 22; docs/PERFORMANCE.md, "First run"). At 5x speed the debug daemon idles.
 demo: setup
@@ -153,11 +154,12 @@ manuals: setup
 	# monitor-sensor is orientationctl run by that name: its page is orientationctl's.
 	echo '.so man1/orientationctl.1' > .build/manuals/monitor-sensor.1
 
-## Install under PREFIX (default /usr/local; DESTDIR for staging): binaries, systemd units, the
+## Install under PREFIX (default /usr/local; DESTDIR for staging): the binary (stripped, as the
+## package's; STRIP=no keeps its symbols), systemd units, the
 ## udev rule, the D-Bus policy, /etc/orientationd/orientationd.conf (never overwritten), man
 ## pages and orientationctl's shell completions. `make uninstall` removes exactly those.
 install: release manuals
-	PREFIX=$(PREFIX) DESTDIR=$(DESTDIR) BUILD=.build/release MANUALS=.build/manuals scripts/install.sh install
+	PREFIX=$(PREFIX) DESTDIR=$(DESTDIR) BUILD=.build/release MANUALS=.build/manuals STRIP=$(or $(STRIP),yes) scripts/install.sh install
 
 uninstall:
 	PREFIX=$(PREFIX) DESTDIR=$(DESTDIR) scripts/install.sh uninstall

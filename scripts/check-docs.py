@@ -362,9 +362,21 @@ def resolve_path(components, enclosing, documented):
 def top_level_entries():
     listed = subprocess.run(["git", "-C", ROOT, "ls-files"], capture_output=True, text=True).stdout.split("\n")
     entries = {line.split("/")[0] for line in listed if line}
-    # Files not yet committed count too (a new file named in the same change).
-    entries |= {name for name in os.listdir(ROOT) if not name.startswith(".") or name == ".ci"}
+    # Files not yet committed count too (a new file named in the same change), but not what git
+    # ignores: build outputs such as `dist/` (make deb) exist in one checkout and not in a fresh
+    # clone, so `dist/orientationd_VERSION_ARCH.deb` in a document is not a repository path in
+    # either (issue 40: check-docs failed after `make deb`).
+    untracked = {name for name in os.listdir(ROOT) if (not name.startswith(".") or name == ".ci") and name not in entries}
+    entries |= untracked - ignored(untracked)
     return {entry for entry in entries if entry != ".build" and not entry.startswith(".build")}
+
+
+def ignored(names):
+    """Those of the top-level `names` that git ignores (none outside a git work tree)."""
+    paths = [name + "/" if os.path.isdir(os.path.join(ROOT, name)) else name for name in names]
+    result = subprocess.run(["git", "-C", ROOT, "check-ignore", "--stdin"], input="\n".join(paths),
+                            capture_output=True, text=True)
+    return {line.rstrip("/") for line in result.stdout.split("\n") if line}
 
 
 PLACEHOLDER = re.compile(r"…|\.\.\.|[*<>$%{}]|\bN\b|XXX")
@@ -486,7 +498,8 @@ public final class Gear {
     "Tests/WidgetTests/WidgetTests.swift": "",
     "README.md": "See [the guide](docs/GUIDE.md), [gone](docs/GONE.md), `Sources/Widgets/Widget.swift`, "
                  "`scripts/nothing.sh`, [a site](https://example.org/docs/x.md), /usr/share/doc/x.\n"
-                 "```\nscripts/run.sh [not](a-link.md) Sources/Nope.swift\n```\n",
+                 "```\nscripts/run.sh [not](a-link.md) Sources/Nope.swift\n```\n"
+                 "`make deb` writes `dist/widget_VERSION.deb`; `make demo` writes `out/demo.log`.\n",
     "docs/GUIDE.md": "Back to [README](../README.md); the [anchor](#top); `Tests/WidgetTests/WidgetTests.swift`.\n",
 }
 
@@ -502,6 +515,7 @@ SELF_TEST_EXPECTED = {
     "README.md:1: `scripts/nothing.sh` does not exist in the repository",
     "README.md:3: `Sources/Nope.swift` does not exist in the repository",
     "README.md:3: `scripts/run.sh` does not exist in the repository",
+    "README.md:5: `out/demo.log` does not exist in the repository",
 }
 
 
@@ -513,6 +527,15 @@ def self_test():
             with open(os.path.join(root, path), "w", encoding="utf-8") as handle:
                 handle.write(text)
         os.makedirs(os.path.join(root, "scripts"))
+        # A git work tree whose build output, dist/ (ignored), exists, as after `make deb`: its
+        # paths are no repository's; out/ is not ignored, so out/demo.log is a missing path.
+        subprocess.run(["git", "init", "-q", root], check=True)
+        with open(os.path.join(root, ".gitignore"), "w", encoding="utf-8") as handle:
+            handle.write("/dist/\n")
+        for directory in ("dist", "out"):
+            os.makedirs(os.path.join(root, directory))
+            with open(os.path.join(root, directory, "other.txt"), "w", encoding="utf-8") as handle:
+                handle.write("")
         problems, _ = check(root)
     found = set(problems)
     missed, extra = SELF_TEST_EXPECTED - found, found - SELF_TEST_EXPECTED

@@ -48,7 +48,7 @@ about = {
     "dbus": "iio-sensor-proxy's D-Bus API, net.hadess.SensorProxy, for GNOME, KDE and phosh (docs/DBUS.md).",
     "sensor": "Which IIO accelerometer is read, and how.",
     "detector": "The orientation detector (docs/DETECTOR.md). orientationctl parameters lists the same table; orientationctl replay --config FILE LOG shows what values do to a recording.",
-    "posture": "A convertible's posture from its display and base accelerometers (docs/DETECTOR.md, \"The posture detector\"). Read by orientationctl replay, evaluate, plot and simulate --config; the daemon accepts the section but does not read it yet.",
+    "posture": "A convertible's posture from its display and base accelerometers (docs/DETECTOR.md, \"The posture detector\"). The daemon serves it on the socket's posture topic (both accelerometers open only while someone subscribes) and reads these values at start and at every reload; orientationctl replay, evaluate, plot and simulate --config use them for a convertible's recording.",
 }
 
 out = [

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # make install / make uninstall: lays out (or removes) everything orientationd installs.
-#   scripts/install.sh install|uninstall|list
+#   scripts/install.sh install|uninstall|list|steps
 # Environment (from the Makefile): PREFIX (default /usr/local), DESTDIR (default empty),
 # BUILD (the release build directory), MANUALS (generated man pages), and optional
 # UNITDIR, USERUNITDIR, UDEVRULESDIR, DBUSPOLICYDIR, POLKITACTIONDIR, SYSCONFDIR overrides; MANPAGES=no leaves the man pages
-# out (the Debian package installs them with dh_installman, compressed).
+# out (the Debian package installs them with dh_installman, compressed); STRIP=no installs the
+# binary unstripped (the Debian package strips it with dh_strip, into orientationd-dbgsym).
 #   - the multi-call binary orientationd into $PREFIX/bin (built with --static-swift-stdlib: no
 #     Swift toolchain needed), and orientationctl and monitor-sensor (iio-sensor-proxy's command
-#     name) as links to it: it is each of them by the name it runs as;
+#     name; only where no other package's monitor-sensor is installed, see `shared` below) as
+#     links to it: it is each of them by the name it runs as;
 #   - systemd units into pkg-config's systemdsystemunitdir, ExecStart rewritten for $PREFIX, and
 #     follow --for's user unit (orientationctl-follow@.service) into its systemduserunitdir;
 #   - the udev rule into pkg-config's udevdir/rules.d (udev reads no other prefix);
@@ -24,12 +26,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-action=${1:?usage: install.sh install|uninstall|list}
+action=${1:?usage: install.sh install|uninstall|list|steps}
 PREFIX=${PREFIX:-/usr/local}
 DESTDIR=${DESTDIR:-}
 BUILD=${BUILD:-.build/release}
 MANUALS=${MANUALS:-.build/manuals}
 MANPAGES=${MANPAGES:-yes}
+STRIP=${STRIP:-yes}
 pkgvar() { pkg-config --variable="$2" "$1" 2>/dev/null || true; }
 UNITDIR=${UNITDIR:-$(pkgvar systemd systemdsystemunitdir)}
 UNITDIR=${UNITDIR:-/lib/systemd/system}
@@ -67,7 +70,54 @@ files=(
 for doc in "${docs[@]}"; do files+=("$docdir/${doc##*/}"); done
 config=$SYSCONFDIR/orientationd/orientationd.conf
 
+# The files whose names another package may own: iio-sensor-proxy installs /usr/bin/monitor-sensor,
+# its D-Bus policy /etc/dbus-1/system.d/net.hadess.SensorProxy.conf (where PREFIX=/usr/local puts
+# ours) and, since 3.4, the polkit action net.hadess.SensorProxy.policy. install never writes over
+# one of these that is not ours and uninstall never removes it (issue 40): it says so and skips it.
+# Without our link, our monitor-sensor is `orientationctl monitor-sensor`.
+shared=("$bindir/monitor-sensor" "$mandir/man1/monitor-sensor.1" "$DBUSPOLICYDIR/net.hadess.SensorProxy.conf"
+        "$POLKITACTIONDIR/net.hadess.SensorProxy.policy")
+# ours FILE: FILE (under DESTDIR) is one this script laid out. The link points at orientationd; the
+# man page is our `.so`; the policy and the action name orientationd (their comments do).
+ours() {
+    local path=$DESTDIR$1
+    case "$1" in
+    */bin/monitor-sensor) [ -L "$path" ] && [ "$(readlink "$path")" = orientationd ] ;;
+    */man1/monitor-sensor.1) [ -f "$path" ] && [ "$(cat "$path")" = ".so man1/orientationctl.1" ] ;;
+    *) [ -f "$path" ] && grep -q orientationd "$path" ;;
+    esac
+}
+# foreign FILE: FILE exists (as anything, a dangling link too) and is not ours.
+foreign() { { [ -e "$DESTDIR$1" ] || [ -L "$DESTDIR$1" ]; } && ! ours "$1"; }
+is_shared() { local f; for f in "${shared[@]}"; do [ "$f" = "$1" ] && return 0; done; return 1; }
+# Install SOURCE as FILE (mode 0644) unless FILE belongs to someone else.
+install_shared() {
+    if foreign "$2"; then
+        echo "install: keeping ${DESTDIR}$2: it is not orientationd's (another package's, iio-sensor-proxy's?)" >&2
+        return 0
+    fi
+    install -m 0644 "$1" "$DESTDIR$2"
+}
+
+# What the administrator does after an install or an uninstall on a live system (printed then;
+# `install.sh steps` prints both). iio-sensor-proxy's unit is static and its udev rule starts it
+# at every boot whatever `systemctl disable` said: only a mask lasts (issue 40). install changes
+# no service's state itself: the facade is off in the shipped configuration, and masking the
+# peer before it is on would leave GNOME and KDE without a sensor proxy.
+steps_install() {
+    echo "next: sudo systemctl mask --now iio-sensor-proxy   # if installed; a mask survives a reboot (disable does not: its udev rule starts it)"
+    echo "      set [dbus] enable = true in $config for GNOME or KDE (only one daemon may own net.hadess.SensorProxy)"
+    echo "      sudo systemctl enable --now orientationd.socket orientationd.service"
+}
+steps_uninstall() {
+    echo "next: sudo systemctl unmask iio-sensor-proxy && sudo systemctl start iio-sensor-proxy   # if installed and masked"
+}
+
 case "$action" in
+steps)
+    steps_install
+    steps_uninstall
+    ;;
 list)
     printf '%s\n' "${files[@]}" "$config"
     ;;
@@ -77,9 +127,25 @@ install)
         "$DESTDIR$mandir/man1" "$DESTDIR$mandir/man5" "$DESTDIR$mandir/man8" \
         "$DESTDIR$completions_bash" "$DESTDIR$completions_zsh" "$DESTDIR$completions_fish" "$DESTDIR$SYSCONFDIR/orientationd" \
         "$DESTDIR$docdir"
-    install -m 0755 "$BUILD/orientationd" "$DESTDIR$bindir/"
+    # Stripped (issue 40: the release build is 51 MB with its symbols and debug information,
+    # about 19 MB without), as the package's is; the package strips with dh_strip instead
+    # (STRIP=no), which keeps the debug information in orientationd-dbgsym.
+    if [ "$STRIP" != no ]; then
+        install -m 0755 -s --strip-program="${STRIPPROGRAM:-strip}" "$BUILD/orientationd" "$DESTDIR$bindir/"
+    else
+        install -m 0755 "$BUILD/orientationd" "$DESTDIR$bindir/"
+    fi
     ln -sf orientationd "$DESTDIR$bindir/orientationctl"
-    ln -sf orientationd "$DESTDIR$bindir/monitor-sensor"
+    # monitor-sensor: ours only where no other package's is (then its man page too, which
+    # names orientationctl's); else ours is `orientationctl monitor-sensor`.
+    # Debian's is /usr/bin/monitor-sensor: with PREFIX=/usr/local ours would shadow it in PATH.
+    if foreign "$bindir/monitor-sensor" || foreign /usr/bin/monitor-sensor; then
+        echo "install: not installing monitor-sensor: another package's is installed (iio-sensor-proxy's?); ours is \`orientationctl monitor-sensor\`" >&2
+        peer_monitor_sensor=yes
+    else
+        ln -sfn orientationd "$DESTDIR$bindir/monitor-sensor"
+        peer_monitor_sensor=no
+    fi
     for unit in orientationd.service orientationd.socket; do
         sed -e "s|/usr/bin/orientationd|$bindir/orientationd|g" "systemd/$unit" > "$DESTDIR$UNITDIR/$unit"
         chmod 0644 "$DESTDIR$UNITDIR/$unit"
@@ -90,11 +156,14 @@ install)
         > "$DESTDIR$USERUNITDIR/orientationctl-follow@.service"
     chmod 0644 "$DESTDIR$USERUNITDIR/orientationctl-follow@.service"
     install -m 0644 udev/80-orientationd.rules "$DESTDIR$UDEVRULESDIR/"
-    install -m 0644 config/net.hadess.SensorProxy.conf "$DESTDIR$DBUSPOLICYDIR/"
-    install -m 0644 config/net.hadess.SensorProxy.policy "$DESTDIR$POLKITACTIONDIR/"
+    install_shared config/net.hadess.SensorProxy.conf "$DBUSPOLICYDIR/net.hadess.SensorProxy.conf"
+    install_shared config/net.hadess.SensorProxy.policy "$POLKITACTIONDIR/net.hadess.SensorProxy.policy"
     if [ "$MANPAGES" != no ]; then
         install -m 0644 "$MANUALS/orientationd.8" "$DESTDIR$mandir/man8/"
-        install -m 0644 "$MANUALS/orientationctl.1" "$MANUALS/monitor-sensor.1" "$DESTDIR$mandir/man1/"
+        install -m 0644 "$MANUALS/orientationctl.1" "$DESTDIR$mandir/man1/"
+        if [ "$peer_monitor_sensor" = no ]; then
+            install_shared "$MANUALS/monitor-sensor.1" "$mandir/man1/monitor-sensor.1"
+        fi
         install -m 0644 "$MANUALS/orientationd.conf.5" "$DESTDIR$mandir/man5/"
     fi
     install -m 0644 "${docs[@]}" "$DESTDIR$docdir/"
@@ -113,11 +182,17 @@ install)
     echo "installed orientationd into ${DESTDIR:-/}${DESTDIR:+ }(prefix $PREFIX)"
     if [ -z "$DESTDIR" ] && command -v systemctl >/dev/null && [ -d /run/systemd/system ]; then
         systemctl daemon-reload || true
-        echo "next: systemctl disable --now iio-sensor-proxy (if installed); systemctl enable --now orientationd.socket orientationd.service"
+        steps_install
     fi
     ;;
 uninstall)
-    for file in "${files[@]}"; do rm -f "$DESTDIR$file"; done
+    for file in "${files[@]}"; do
+        if is_shared "$file" && foreign "$file"; then
+            echo "uninstall: keeping ${DESTDIR}$file: it is not orientationd's" >&2
+        else
+            rm -f "$DESTDIR$file"
+        fi
+    done
     rmdir "$DESTDIR$docdir" 2>/dev/null || true
     if [ -e "$DESTDIR$config" ] && cmp -s config/orientationd.conf "$DESTDIR$config"; then
         rm -f "$DESTDIR$config"
@@ -126,9 +201,13 @@ uninstall)
         echo "uninstall: keeping $config: it was changed" >&2
     fi
     echo "removed orientationd from ${DESTDIR:-/}${DESTDIR:+ }(prefix $PREFIX)"
+    if [ -z "$DESTDIR" ] && command -v systemctl >/dev/null && [ -d /run/systemd/system ]; then
+        systemctl daemon-reload || true
+        steps_uninstall
+    fi
     ;;
 *)
-    echo "usage: install.sh install|uninstall|list" >&2
+    echo "usage: install.sh install|uninstall|list|steps" >&2
     exit 2
     ;;
 esac

@@ -3,12 +3,13 @@
 /// face-up/face-down decision (``OrientationDetector``, entered at 78°), which it does not affect.
 ///
 /// Contract (the peer's thresholds, `src/orientation.c`, 3.6–3.9):
-/// - the angle is `atan2(z, √(x² + y²))` of the sample after the mount matrix, in whole
-///   degrees (rounded half away from zero), exactly as the peer computes it from the same
-///   reading: +90 when z reads +1 g, which the peer calls face-up. orientationd's own frame
-///   (ARCHITECTURE.md §3) calls z = −g face-up; the peer's tilt has the opposite z sign, and
-///   this type follows the peer (its acceptance suite: raw z −25.6 with x −25.6 is
-///   `tilted-down`, z 72.4 is `face-up`);
+/// - the peer computes `atan2(z, √(x² + y²))` on its reading, in whole degrees (rounded half
+///   away from zero), and calls +90 face-up: the screen facing the sky. Its frame shares x and y
+///   with orientationd's (ARCHITECTURE.md §3) but not z: the screen facing the sky is z = +1 g
+///   there and z = −g in orientationd's frame. So the angle here is `atan2(−z, √(x² + y²))` of
+///   the canonical vector: `face-up` exactly when orientationd's own detector would say face-up
+///   (issue 40: the facade said `face-down` on the face-up stretches of a replay while
+///   `monitor-sensor` said `face-up`);
 /// - |angle| ≤ 20 → ``vertical``; 20 < |angle| < 70 → ``tiltedUp`` (angle > 0) or
 ///   ``tiltedDown``; 70 ≤ |angle| ≤ 90 → ``faceUp`` or ``faceDown``;
 /// - the angle does not depend on the vector's length, so a wrong `in_accel_scale` changes
@@ -35,11 +36,12 @@ public enum AccelerometerTilt: String, Sendable, Hashable, CaseIterable {
         self = Self.classify(angle: angle)
     }
 
-    /// The peer's tilt angle in whole degrees, or `nil` for a zero or non-finite vector.
+    /// The peer's tilt angle in whole degrees (+90: the screen facing the sky, canonical
+    /// z = −g), or `nil` for a zero or non-finite vector.
     public static func angle(of gravity: Vector3) -> Double? {
         guard gravity.isFinite, gravity.lengthSquared > 0 else { return nil }
         let horizontal = (gravity.x * gravity.x + gravity.y * gravity.y).squareRoot()
-        return degrees(cMath_atan2(gravity.z, horizontal)).rounded()
+        return degrees(cMath_atan2(-gravity.z, horizontal)).rounded()
     }
 
     /// The class of an angle (degrees, +90 the peer's face-up), by the peer's thresholds.

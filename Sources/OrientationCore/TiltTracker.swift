@@ -41,8 +41,9 @@ public struct TiltTracker: Sendable {
         let g = sample.acceleration
         let length = g.length
         guard g.isFinite, length > 0 else { return nil }
-        // The peer's angle (``AccelerometerTilt/angle(of:)``) through its sine, z/|g|.
-        let tilt = classify(sine: g.z / length)
+        // The peer's angle (``AccelerometerTilt/angle(of:)``) through its sine, −z/|g| (the
+        // peer's z is the canonical frame's, negated).
+        let tilt = classify(sine: -g.z / length)
         guard tilt != current else {
             pending = nil
             return nil

@@ -110,10 +110,13 @@ public final class OrientationService: Sendable {
             // clients see it in every state-carrying message, and the log says so at start.
             let presentAtStart: Bool
             if let preparedPresence { presentAtStart = preparedPresence } else { presentAtStart = await source.isPresent() }
-            if source is DiscoveringAccelerometerSource {
+            if let discovering = source as? DiscoveringAccelerometerSource {
                 status.present(presentAtStart)
                 if !presentAtStart {
                     logger.warning("no display accelerometer found: orientation stays unknown until one appears (orientationd --list-sensors shows what there is)")
+                } else {
+                    // Issue 40: the start log names the sensor (read only while someone subscribes).
+                    logger.info("display accelerometer found", metadata: ["sensor": "\(discovering.prepared ?? "(not enumerated)")"])
                 }
             }
             // Its light, proximity and compass values come with the first publishSensor below, before

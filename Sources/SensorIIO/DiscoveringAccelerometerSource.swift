@@ -42,6 +42,10 @@ public final class DiscoveringAccelerometerSource: SensorSource {
     /// The device the last ``open()`` used, e.g. `iio:device0 (accel_3d)` (for STATUS= lines).
     public var lastOpened: String? { opened.withLock { $0 } }
     private let opened = Mutex<String?>(nil)
+    /// The display accelerometer ``prepare()`` found, e.g. `iio:device0 (accel_3d)` (the
+    /// daemon's start log names it; issue 40), `nil` before it or when there is none.
+    public var prepared: String? { chosen.withLock { $0 } }
+    private let chosen = Mutex<String?>(nil)
 
     /// Replaces the settings; they apply from the next ``open()`` (the daemon restarts the
     /// pipeline after a reload, so at once if the sensor is open).
@@ -183,6 +187,7 @@ public final class DiscoveringAccelerometerSource: SensorSource {
     public func prepare() async -> Bool? {
         let settings = self.settings
         guard let found = try? await plan(settings: settings) else { return nil }
+        if found.plan != nil, let accel = found.choice.accelerometer { chosen.withLock { $0 = "\(accel.id) (\(accel.name))" } }
         guard let plan = found.plan, let accel = found.choice.accelerometer, let backend = SensorBackends.backend(of: accel) else {
             return found.plan != nil
         }

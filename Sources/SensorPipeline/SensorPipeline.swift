@@ -21,6 +21,10 @@ import Synchronization
 ///   from the normalised samples) goes to `sink` as ``Event/tilt(_:)`` when it changes.
 /// - A sensor that fails is reported (``Event/sensorFailed(_:)``, which publishes `unknown`),
 ///   and reopened with a growing delay while still claimed; the daemon never exits for it.
+/// - The log says an outage twice (issue 40): a warning at its first failure and a notice at
+///   the first open that works again. The retries in between, however many claims come and go
+///   (each client of a machine without a sensor started the back-off afresh, five warnings in
+///   ten seconds, then one every 30 s), log at debug only.
 /// - A ``SensorStreamInterruption`` that ``SensorStreamInterruption/reopensAtOnce`` (a system
 ///   resume, noticed by the IIO reader) closes the sensor and opens it again at once: no back-off,
 ///   no `unknown`, and a fresh detector, so nothing from before the suspend decides after it.
@@ -159,6 +163,9 @@ public final class SensorPipeline: Sendable {
     public static let defaultReleaseDelay = 1.0
     /// Devices already warned about a scale error (one warning per device and daemon run).
     private let scaleWarned = Mutex<Set<String>>([])
+    /// The failure that began the current outage, `nil` while the sensor works (or has not
+    /// failed yet): kept across reader tasks, so a new claim during an outage logs nothing new.
+    private let outage = Mutex<String?>(nil)
 
     public init(source: any SensorSource, configuration: OrientationDetector.Configuration, logger: Logger,
                 commands: Commands = Commands(), sleeper: Sleeper = .task, releaseDelay: Double = SensorPipeline.defaultReleaseDelay,
@@ -285,6 +292,14 @@ public final class SensorPipeline: Sendable {
             }
             if let name = stream.deviceName { device.withLock { $0 = name } }
             logger.info("sensor opened", metadata: ["sensor": "\(source.name)"])
+            let ended = outage.withLock { current in
+                defer { current = nil }
+                return current
+            }
+            if let ended {
+                let name = device.withLock { $0 }
+                logger.notice("sensor works again", metadata: ["sensor": "\(name)", "after": "\(ended)"])
+            }
             sink(.sensorActive(true))
             stage.start()
             var failure: Error? = nil
@@ -330,8 +345,15 @@ public final class SensorPipeline: Sendable {
 
     /// Reports a failure (the daemon publishes `unknown`), waits `delay`, then doubles it (up to
     /// 30 s) for the next failure; a successful sample resets it.
+    /// Only an outage's first failure is a warning (see the contract); its retries are debug.
     private func backOff(failure: String, delay: inout Double) async {
-        logger.warning("sensor failure; retrying", metadata: ["error": "\(failure)", "retry-in": "\(delay)s"])
+        let begins = outage.withLock { current in
+            guard current == nil else { return false }
+            current = failure
+            return true
+        }
+        logger.log(level: begins ? .warning : .debug, "sensor failure; retrying",
+                   metadata: ["error": "\(failure)", "retry-in": "\(delay)s"])
         sink(.sensorFailed(failure))
         sink(.tilt(.undefined))
         health.expectProgress(within: source.progressLimit.map { $0 + delay })

@@ -66,7 +66,7 @@ struct Orientationd: AsyncParsableCommand {
     @Flag(help: "Also serve iio-sensor-proxy's D-Bus API (net.hadess.SensorProxy) on the system bus, for GNOME, KDE and phosh (docs/DBUS.md).")
     var dbus = false
 
-    @Option(help: ArgumentHelp("Configuration file with [detector], [server], [sensor] and [dbus] sections, orientationd.conf(5).", valueName: "file"))
+    @Option(help: ArgumentHelp("Configuration file with [server], [dbus], [sensor], [light], [proximity], [compass], [detector] and [posture] sections, orientationd.conf(5).", valueName: "file"))
     var config: String?
 
     @Option(name: [.customLong("set"), .customShort("s")], help: ArgumentHelp("Override a detector parameter.", valueName: "name=value"))

@@ -55,6 +55,28 @@ struct DebianPackageTests {
         // code folding brought it back (docs/PACKAGING.md).
         let size = Int(field("Installed-Size")) ?? .max
         #expect(size <= 20_000, "Installed-Size: \(size) KB")
+        // Issue 40: the README's figure ("N.N MB installed", KB / 1,000) stays within 2 % of it.
+        let readme = Substring(run(["/bin/cat", InstallTests.repository + "/README.md"]).output)
+        let figure = readme.range(ofText: " MB installed").flatMap { range in
+            Double(String(readme[..<range.lowerBound].reversed().prefix { $0.isNumber || $0 == "." }.reversed()))
+        }
+        #expect(figure.map { abs($0 * 1_000 - Double(size)) <= Double(size) * 0.02 } == true,
+                "README: \(figure.map { "\($0) MB" } ?? "no figure"); Installed-Size: \(size) KB")
+    }
+
+    /// Issue 40: orientationd(8)'s FILES names the directory the package installs the units in;
+    /// orientationd.conf(5) no longer says the daemon ignores [posture].
+    @Test func theManualsNameWhatThePackageInstalls() {
+        let unitDirectory = entries(deb).map { "/" + path($0) }.first { $0.hasSuffix("/orientationd.service") }
+            .map { String($0.dropLast("/orientationd.service".count)) } ?? "none"
+        #expect(unitDirectory == "/usr/lib/systemd/system")
+        func rendered(_ page: String) -> String {
+            run(["/usr/bin/env", "MANWIDTH=200", "LC_ALL=C.UTF-8", "/usr/bin/man", "-l", install.root + page]).output
+        }
+        let daemon = rendered("/usr/share/man/man8/orientationd.8")
+        #expect(daemon.contains("(in \(unitDirectory) from the package"), "\(daemon)")
+        let conf = rendered("/usr/share/man/man5/orientationd.conf.5")
+        #expect(conf.contains("[posture]") && !conf.contains("not read it yet") && !conf.contains("does not read"), "\(conf)")
     }
 
     /// The same files as `make install` (scripts/install.sh's list with the package's directories),

@@ -23,9 +23,14 @@ struct InstallTests {
         return (result.status, result.stdout)
     }
 
-    func installScript(_ action: String) -> (status: Int32, output: String) {
-        run(["/usr/bin/env", "PREFIX=/usr", "DESTDIR=\(root)", "BUILD=\(Self.repository)/.build/release",
-             "MANUALS=\(Self.repository)/.build/manuals", Self.repository + "/scripts/install.sh", action])
+    /// The build and the manuals the staged install came from (scripts/run-tests.sh: the release
+    /// build; ORIENTATIOND_INSTALL_BUILD and ORIENTATIOND_INSTALL_MANUALS for a run by hand).
+    static var build: String { getenv("ORIENTATIOND_INSTALL_BUILD").map { String(cString: $0) } ?? repository + "/.build/release" }
+    static var manuals: String { getenv("ORIENTATIOND_INSTALL_MANUALS").map { String(cString: $0) } ?? repository + "/.build/manuals" }
+
+    func installScript(_ action: String, destdir: String? = nil, prefix: String = "/usr") -> (status: Int32, output: String) {
+        run(["/usr/bin/env", "PREFIX=\(prefix)", "DESTDIR=\(destdir ?? root)", "BUILD=\(Self.build)",
+             "MANUALS=\(Self.manuals)", Self.repository + "/scripts/install.sh", action])
     }
 
     var listed: [String] {
@@ -227,10 +232,7 @@ struct InstallTests {
         var template = Array("/tmp/orientationd-reinstall-XXXXXX".utf8CString)
         let copy = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) } + "/root"
         #expect(run(["/bin/cp", "-a", root, copy]).status == 0)
-        func script(_ action: String) -> (status: Int32, output: String) {
-            run(["/usr/bin/env", "PREFIX=/usr", "DESTDIR=\(copy)", "BUILD=\(Self.repository)/.build/release",
-                 "MANUALS=\(Self.repository)/.build/manuals", Self.repository + "/scripts/install.sh", action])
-        }
+        func script(_ action: String) -> (status: Int32, output: String) { installScript(action, destdir: copy) }
         let config = copy + "/etc/orientationd/orientationd.conf"
         let file = fopen(config, "a")
         fputs("\n[dbus]\nenable = true\n", file)
@@ -244,5 +246,81 @@ struct InstallTests {
             #expect(access(copy + file, F_OK) != 0 || file.hasSuffix("/orientationd.conf"), "left behind: \(file)")
         }
         #expect(access(config, F_OK) == 0 && removed.output.contains("it was changed"), "a changed configuration stays")
+    }
+
+    /// Issue 40, item 1: install and uninstall never write over or remove a file another package
+    /// owns. Debian's iio-sensor-proxy installs /usr/bin/monitor-sensor and its D-Bus policy in
+    /// /etc/dbus-1/system.d (where PREFIX=/usr/local puts ours); iio-sensor-proxy 3.4+ the polkit
+    /// action. Into a fresh DESTDIR holding such files, with PREFIX=/usr and /usr/local: their bytes
+    /// are unchanged after both installs and both uninstalls, our monitor-sensor is
+    /// `orientationctl monitor-sensor` (no link, no monitor-sensor(1) of ours), the rest installs.
+    @Test func anotherPackagesFilesAreNeverWrittenOverOrRemoved() {
+        var template = Array("/tmp/orientationd-peer-XXXXXX".utf8CString)
+        let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        defer { _ = run(["/bin/rm", "-rf", dir]) }
+        let destdir = dir + "/root"
+        func listed(_ prefix: String) -> [String] {
+            installScript("list", destdir: destdir, prefix: prefix).output.split(separator: "\n").map(String.init)
+        }
+        var peer: [String: String] = ["/usr/bin/monitor-sensor": "\u{7f}ELF iio-sensor-proxy's monitor-sensor\n"]
+        for prefix in ["/usr", "/usr/local"] {
+            for file in listed(prefix) where file.hasSuffix("/net.hadess.SensorProxy.conf") || file.hasSuffix("/net.hadess.SensorProxy.policy") {
+                peer[file] = "<!-- iio-sensor-proxy's \(file) -->\n"
+            }
+        }
+        #expect(peer.keys.contains("/etc/dbus-1/system.d/net.hadess.SensorProxy.conf"), "\(peer.keys)")
+        for (file, text) in peer {
+            _ = run(["/bin/mkdir", "-p", destdir + String(file[..<file.lastIndex(of: "/")!])])
+            writeText(destdir + file, text)
+        }
+        func unchanged(_ step: String) {
+            for (file, text) in peer {
+                #expect(readTextIfPresent(destdir + file) == text, "\(step) changed or removed another package's \(file)")
+            }
+        }
+        for prefix in ["/usr", "/usr/local"] {
+            let installed = installScript("install", destdir: destdir, prefix: prefix)
+            #expect(installed.status == 0 && installed.output.contains("orientationctl monitor-sensor"), "\(installed.output)")
+            unchanged("install PREFIX=\(prefix)")
+            #expect(access(destdir + prefix + "/bin/orientationctl", X_OK) == 0)
+            #expect(access(destdir + prefix + "/share/man/man1/monitor-sensor.1", F_OK) != 0, "monitor-sensor(1) is the peer's to give")
+            if prefix == "/usr/local" {
+                var info = stat()
+                #expect(lstat(destdir + "/usr/local/bin/monitor-sensor", &info) != 0, "no monitor-sensor of ours shadows the peer's in PATH")
+            }
+        }
+        for prefix in ["/usr", "/usr/local"] {
+            let removed = installScript("uninstall", destdir: destdir, prefix: prefix)
+            #expect(removed.status == 0, "\(removed.output)")
+            unchanged("uninstall PREFIX=\(prefix)")
+            for file in listed(prefix) where peer[file] == nil && !file.hasSuffix("/orientationd.conf") {
+                #expect(access(destdir + file, F_OK) != 0, "left behind: \(file)")
+            }
+        }
+    }
+
+    /// Issue 40, item 2: iio-sensor-proxy's unit is static and its udev rule starts it at every
+    /// boot, so `systemctl disable` does not last: the steps install prints on a live system, the
+    /// README's and docs/DBUS.md's say `mask` (and uninstall's `unmask`), never `disable` of the peer.
+    @Test func theStepsToReplaceIioSensorProxyMaskIt() {
+        let steps = installScript("steps")
+        #expect(steps.status == 0, "\(steps.output)")
+        #expect(steps.output.contains("systemctl mask --now iio-sensor-proxy"), "\(steps.output)")
+        #expect(steps.output.contains("systemctl unmask iio-sensor-proxy"), "\(steps.output)")
+        for document in ["/scripts/install.sh", "/README.md", "/docs/DBUS.md"] {
+            let text = run(["/bin/cat", Self.repository + document]).output
+            #expect(!text.contains("disable --now iio-sensor-proxy") && !text.contains("enable --now iio-sensor-proxy"), "\(document)")
+            #expect(document == "/scripts/install.sh" || text.contains("systemctl mask --now iio-sensor-proxy"), "\(document)")
+        }
+    }
+
+    /// Issue 40: `make install` installed the release build as it is, 51 MB with its symbols and
+    /// debug information; it is stripped, as the package's is.
+    @Test func theInstalledBinaryIsStripped() {
+        let sections = run(["/usr/bin/readelf", "-S", "-W", root + "/usr/bin/orientationd"]).output
+        #expect(sections.contains(" .text"), "\(sections)")
+        #expect(!sections.contains(".debug_info") && !sections.contains(" .symtab"), "not stripped: \(sections)")
+        var info = stat()
+        #expect(stat(root + "/usr/bin/orientationd", &info) == 0 && info.st_size < 40_000_000, "\(info.st_size) bytes")
     }
 }

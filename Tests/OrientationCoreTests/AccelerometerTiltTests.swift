@@ -4,11 +4,12 @@ import Testing
 /// iio-sensor-proxy's AccelerometerTilt (3.6+): five classes by the angle of the screen's normal
 /// above the horizontal, thresholds 20° and 70°, in whole degrees.
 @Suite struct AccelerometerTiltTests {
-    /// A vector of length `g` whose z makes `angle` degrees with the screen's plane, positive
-    /// toward +z (the peer's "up": its face-up reads z = +1 g), from upright portrait.
+    /// A canonical gravity vector of length `g` leaning back `angle` degrees from upright
+    /// portrait: +90 lies with the screen facing the sky (canonical z = −g), which the peer
+    /// calls face-up.
     static func leaning(_ angle: Double, g: Double = 9.80665) -> Vector3 {
         let r = angle * Double.pi / 180
-        return Vector3(0, -g * cosine(r), g * sine(r))
+        return Vector3(0, -g * cosine(r), -g * sine(r))
     }
 
     static let rows: [(angle: Double, tilt: AccelerometerTilt)] = [
@@ -31,11 +32,15 @@ import Testing
     @Test func theWireNamesAreThePeers() {
         #expect(AccelerometerTilt.allCases.map(\.rawValue) == ["undefined", "vertical", "tilted-up", "tilted-down", "face-up", "face-down"])
         // Turned in the screen's plane: the same tilt (landscape leaning back).
-        #expect(AccelerometerTilt(gravity: Vector3(-6.9, 0, 6.9)) == .tiltedUp)
-        // The peer's acceptance suite (raw values, identity matrix): x −25.6, z −25.6 is
-        // tilted-down; z 72.4 is face-up.
-        #expect(AccelerometerTilt(gravity: Vector3(-25.6, 0, -25.6)) == .tiltedDown)
-        #expect(AccelerometerTilt(gravity: Vector3(-25.6, 0, 72.4)) == .faceUp)
+        #expect(AccelerometerTilt(gravity: Vector3(-6.9, 0, -6.9)) == .tiltedUp)
+        // The peer's acceptance suite's values (its frame: x −25.6, z −25.6 is tilted-down,
+        // z 72.4 is face-up) with z in orientationd's sign.
+        #expect(AccelerometerTilt(gravity: Vector3(-25.6, 0, 25.6)) == .tiltedDown)
+        #expect(AccelerometerTilt(gravity: Vector3(-25.6, 0, -72.4)) == .faceUp)
+        // Issue 40: lying with the screen to the sky is face-up, as orientationd's own
+        // detector calls it (ARCHITECTURE.md §3: (0, 0, −9.81)); the screen to the floor is face-down.
+        #expect(AccelerometerTilt(gravity: Vector3(0, 0, -9.81)) == .faceUp)
+        #expect(AccelerometerTilt(gravity: Vector3(0, 0, 9.81)) == .faceDown)
         #expect(AccelerometerTilt(gravity: .zero) == .undefined)
         #expect(AccelerometerTilt(gravity: Vector3(.nan, 0, 0)) == .undefined)
     }

@@ -99,4 +99,30 @@ import Testing
         #expect(replay.stderr.contains("\(config):6: unknown section [colour]") && replay.stderr.contains("\(config):9: settle-time")
                 && replay.stderr.contains("\(config):11: expected \"name = value\""), "\(replay.stderr)")
     }
+
+    /// Issue 40: `--config`'s help names every section the parser reads, no more and no fewer
+    /// (it named four of eight). The parser's list is the one its unknown-section error gives.
+    @Test func theConfigOptionsHelpNamesEverySectionTheParserReads() throws {
+        let dir = temporaryDirectory()
+        let config = dir + "/u.conf"
+        writeText(config, "[no-such-section]\n")
+        let check = try ChildProcess([Build.orientationd, "--check-config", config], directory: dir)
+        #expect(check.wait() == 1)
+        func sections(_ text: Substring) -> Set<String> {
+            Set(text.split(separator: "[", omittingEmptySubsequences: false).dropFirst().compactMap { $0.split(separator: "]").first.map(String.init) })
+        }
+        let stderr = Substring(check.stderr)
+        let known = stderr.range(ofText: "known sections: ").map { sections(stderr[$0.upperBound...].prefix { $0 != "\n" }) } ?? []
+        #expect(known.count >= 8 && known.contains("posture"), "\(check.stderr)")
+        let help = try ChildProcess([Build.orientationd, "--help"], directory: dir)
+        #expect(help.wait() == 0)
+        // ArgumentParser wraps the text: join the option's lines up to the next option.
+        let lines = help.stdout.split(separator: "\n").map { String($0.drop { $0 == " " }) }
+        guard let start = lines.firstIndex(where: { $0.hasPrefix("--config") }) else {
+            Issue.record("no --config in \(help.stdout)")
+            return
+        }
+        let text = lines[start...].prefix { $0 == lines[start] || !$0.hasPrefix("-") }.joined(separator: " ")
+        #expect(sections(Substring(text)) == known, "--config's help: \(text)\nthe parser's: \(known.sorted())")
+    }
 }

@@ -102,11 +102,11 @@ import Testing
     }
 
     /// A `--sensor` that matches nothing uses no sensor (it fell back to another one) and says
-    /// so once, however often the pipeline retries.
+    /// so once, however often the pipeline retries (the retries log at debug since issue 40).
     @Test func aSensorThatIsNotThereIsSaidOnce() throws {
         let dir = temporaryDirectory()
         let socket = dir + "/d.sock"
-        let daemon = try ChildProcess([Build.orientationd, "--sensor", "iio:device4242", "--socket", socket], directory: dir)
+        let daemon = try ChildProcess([Build.orientationd, "--sensor", "iio:device4242", "--socket", socket, "--log-level", "debug"], directory: dir)
         #expect(waitForSocket(socket))
         let connection = try TestSocket.greeted(socket)
         connection.send("{\"op\":\"subscribe\"}\n")

@@ -22,8 +22,8 @@ extension SensorIIOIntegrationTests {
     }
 
     /// A polled accelerometer leaned through the peer's five tilt classes (rewriting its raw
-    /// attributes; identity matrix). The peer's z sign: raw z = +1 g is its face-up (its own
-    /// acceptance suite), the opposite of orientationd's frame.
+    /// attributes; identity matrix). Face-up is the screen facing the sky, as the peer means it:
+    /// z = −g in orientationd's frame (issue 40; the peer's own frame has the opposite z sign).
     @Test(.enabled(if: facadeToolsAvailable, "needs dbus-daemon, gdbus and monitor-sensor (make setup)"))
     func accelerometerTiltFollowsTheSamplesWithThePeersClasses() throws {
         let testbed = Testbed()
@@ -39,12 +39,15 @@ extension SensorIIOIntegrationTests {
         let monitor = try spawn(["/usr/bin/monitor-sensor"], environment: bus.clientEnvironment, stderr: dir + "/monitor.err",
                                 stdout: dir + "/monitor.out", newProcessGroup: true)  // holds the claim
         defer { _ = stopProcess(monitor, SIGKILL) }
+        // Issue 40: the start log names the sensor the daemon uses.
+        #expect(Self.waitForText(dir + "/daemon.err") { $0.contains("display accelerometer found") && $0.contains("sensor=iio:device0 (accel_3d)") },
+                "\(readText(dir + "/daemon.err"))")
         let poses: [(raw: (Int, Int, Int), tilt: String)] = [
             ((0, -100, 0), "vertical"),
-            ((0, -71, 71), "tilted-up"),       // 45°
-            ((0, -17, 98), "face-up"),         // 80°
-            ((0, -71, -71), "tilted-down"),
-            ((0, -17, -98), "face-down"),
+            ((0, -71, -71), "tilted-up"),      // 45°
+            ((0, -17, -98), "face-up"),        // 80°
+            ((0, -71, 71), "tilted-down"),
+            ((0, -17, 98), "face-down"),
             ((-100, 0, 0), "vertical"),        // landscape: the same classes
         ]
         for pose in poses {
@@ -168,5 +171,60 @@ extension SensorIIOIntegrationTests {
         }
         #expect(published["iio-sensor-proxy"] == ["normal", "right-up", "bottom-up"], "the peer: \(published)")
         #expect(published["orientationd"] == published["iio-sensor-proxy"])
+    }
+}
+
+extension SensorIIOIntegrationTests {
+    /// iio-sensor-proxy's tilt rule (`atan2(z, √(x² + y²))` in whole degrees, ±70 and beyond
+    /// face-up/face-down, ±20 the vertical's limit) on one canonical gravity vector. The peer
+    /// calls face-up the screen facing the sky, z = +1 g in its frame; orientationd's frame
+    /// (ARCHITECTURE.md §3) has the same x and y and the opposite z (face-up: (0, 0, −9.81)).
+    static func peersTilt(canonical x: Double, _ y: Double, _ z: Double) -> String {
+        let peerZ = -z
+        let angle = (atan2(peerZ, (x * x + y * y).squareRoot()) * 180 / Double.pi).rounded()
+        if abs(angle) <= 20 { return "vertical" }
+        if abs(angle) < 70 { return angle > 0 ? "tilted-up" : "tilted-down" }
+        return angle > 0 ? "face-up" : "face-down"
+    }
+
+    /// Issue 40: on `data/xio-fusion/handheld.log` replayed with `--dbus`, the facade's
+    /// `AccelerometerTilt` said `face-down` on the last face-up stretch while orientationd's
+    /// `monitor-sensor` printed `Tilt changed: face-up`. Both are checked against the peer's rule
+    /// applied to the recording's own samples of that stretch (its last second).
+    @Test(.enabled(if: facadeToolsAvailable, "needs dbus-daemon and gdbus (make setup)"))
+    func theFacadesTiltAndMonitorSensorsFollowThePeersRuleOnAReplay() throws {
+        let log = PrivateSystemBus.repository + "/data/xio-fusion/handheld.log"
+        let rows = readText(log).split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.hasPrefix("time") }
+            .map { $0.split(separator: ",").compactMap { Double($0) } }.filter { $0.count >= 4 }
+        let end = rows.last?[0] ?? 0
+        let lastSecond = Set(rows.filter { $0[0] >= end - 1 }.map { Self.peersTilt(canonical: $0[1], $0[2], $0[3]) })
+        #expect(lastSecond == ["face-up"], "the peer's rule on the recording's last second: \(lastSecond)")
+
+        let bus = try PrivateSystemBus()
+        let dir = bus.directory
+        let socket = dir + "/d.sock"
+        let server = try spawn([Self.productsDirectory + "/orientationd", "--dbus", "--replay", log, "--speed", "max", "--socket", socket],
+                               environment: bus.clientEnvironment, stderr: dir + "/daemon.err", newProcessGroup: true)
+        defer { _ = stopProcess(server) }
+        #expect(Self.waitForText(dir + "/daemon.err") { $0.contains("serving net.hadess.SensorProxy") }, "\(readText(dir + "/daemon.err"))")
+        // orientationctl's monitor-sensor (3.9's lines, with the tilt) subscribes: the replay runs.
+        let monitor = try spawn([Self.productsDirectory + "/orientationctl", "monitor-sensor", "--accel", "--socket", socket],
+                                environment: ["PATH=/usr/bin:/bin"], stderr: dir + "/monitor.err", stdout: dir + "/monitor.out",
+                                newProcessGroup: true)
+        defer { _ = stopProcess(monitor, SIGKILL) }
+        func sensorState() -> String {
+            let get = runProcess([Self.productsDirectory + "/orientationctl", "get", "--socket", socket], environment: ["PATH=/usr/bin:/bin"])
+            return get.stdout
+        }
+        #expect(waitUntil(timeout: 60, every: 0.2) { sensorState().contains("ended") }, "the replay ran to its end: \(sensorState())")
+        let printed = readText(dir + "/monitor.out")
+        let tilts = printed.split(separator: "\n").compactMap { line -> String? in
+            if let range = line.range(ofText: "Tilt changed: ") { return String(line[range.upperBound...]) }
+            if let range = line.range(ofText: ", tilt: ") { return String(line[range.upperBound...].dropLast()) }
+            return nil
+        }
+        #expect(tilts.last == "face-up", "monitor-sensor: \(printed)")
+        let facade = Self.busProperty(bus, "AccelerometerTilt")
+        #expect(facade == "face-up", "the facade's AccelerometerTilt at the replay's end: \(facade ?? "nil") \(readText(dir + "/daemon.err").suffix(1500))")
     }
 }
