@@ -277,6 +277,7 @@ class BufferFeeder(threading.Thread):
         super().__init__(daemon=True)
         self.fd, self.lock, self.stopping = fd, threading.Lock(), False
         self.frequency_path = frequency_path
+        self.rates = {}           # sampling_frequency seen -> scans written at it
         self.turn = None          # (start, from_angle, to_angle)
         self.angle = 0.0
         self.turn_end = None      # time the last step's first scan was written
@@ -300,7 +301,9 @@ class BufferFeeder(threading.Thread):
                 os.write(self.fd, struct.pack("<iiiiq", x, y, z, 0, time.monotonic_ns()))
             except BlockingIOError:
                 self.dropped += 1  # nobody reads yet (no claim): a full kernel FIFO drops too
-            next_tick += 1 / self.rate()
+            rate = self.rate()
+            self.rates[rate] = self.rates.get(rate, 0) + 1
+            next_tick += 1 / rate
             time.sleep(max(0.0, next_tick - time.monotonic()))
 
     def rate(self):
@@ -441,6 +444,7 @@ def measure(args):
             # Scans written while the daemon read nothing before the claim fill the PTY and are
             # dropped; any dropped from the still window on mean the daemon fell behind.
             result["dropped_scans"] = feeder.dropped - dropped_before
+            result["scan_rates"] = {f"{rate:g}": count for rate, count in sorted(feeder.rates.items())}
         if daemon.poll() is not None:
             fail(f"{args.daemon} exited during the run ({daemon.returncode}): {daemon_log()}")
         result["daemon_log"] = daemon_log()[-600:]
@@ -560,6 +564,9 @@ def notes(results):
         log = [line.strip() for line in r.get("daemon_log", "").splitlines() if line.strip()]
         if log:
             out.append(f"- {label(r)} wrote to stderr (last lines): " + " / ".join(f"`{line[:160]}`" for line in log[-2:]))
+        if r.get("scan_rates"):
+            out.append(f"- {label(r)}: scans written at each sampling_frequency the daemon set (Hz: scans): "
+                       + ", ".join(f"{rate}: {count}" for rate, count in r["scan_rates"].items()))
         if r.get("dropped_scans"):
             out.append(f"- {label(r)}: {r['dropped_scans']} scans dropped by the feeder (PTY full: the daemon fell behind)")
     return out
