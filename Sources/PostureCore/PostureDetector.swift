@@ -27,8 +27,7 @@ import OrientationCore
 ///   describes one instant: when the two sensors' readings were taken far enough apart for the
 ///   machine's rotation between them (each sensor's own rate of turn) to move the angle by more
 ///   than 45°, the pair is not used; nor is an angle the hinge could not have reached at
-///   `hinge-speed` since the last one followed, nor a step of more than 90° (near 180° it could
-///   be either way round). A quick fold between two readings
+///   `hinge-speed` since the last one followed. A quick fold between two readings
 ///   therefore continues the path from where it was still, never from a pair mixing a half's old
 ///   position with the other's new one.
 /// - **One event per change.** ``process(_:)`` and ``setLidSwitch(closed:at:)`` return an event
@@ -80,6 +79,12 @@ public struct PostureDetector: Sendable {
     /// while it is unknown which side of 0/360 the hinge is on.
     private var tracked: Double?
     private var trackedTime = -Double.infinity
+    /// Whether pairs were skipped since the path last took one (a pair apart in time while a half
+    /// turned, a step faster than `hinge-speed`): across such a gap the hinge may have turned
+    /// unseen, so an angle near 0/360 far from the path is not resolved by nearness.
+    private var pathBroken = false
+    /// The path where a still, trustworthy pair last put it, and when.
+    private var anchor: (degrees: Double, time: Double)?
     private var pending: Posture?
     private var pendingSince = -Double.infinity
     private var lastTime = -Double.infinity
@@ -124,6 +129,8 @@ public struct PostureDetector: Sendable {
         base = SensorTrack()
         tracked = nil
         trackedTime = -.infinity
+        pathBroken = false
+        anchor = nil
         pending = nil
         pendingSince = -.infinity
         lastTime = -.infinity
@@ -300,15 +307,24 @@ public struct PostureDetector: Sendable {
         // every 0.4 s): while a half turns, the pair mixes its old position with the other's
         // new one and the angle is anything. The pair describes one instant only while the
         // rotation over the gap between them, at the faster sensor's rate of turn, moves the
-        // angle by at most 45° (half the largest step the path takes, below).
+        // angle by at most ``pairTolerance``.
+        // A turn concentrated between two readings (a quick fold) is underestimated by the mean
+        // rate, so a half that turned by more than twice that tolerance in its last step makes
+        // the pair unusable whatever the gap.
         let skew = abs(display.lastTime - base.lastTime)
-        let coherent = max(display.turn, base.turn) * skew * degreesPerRadian <= Self.largestStep / 2
+        let coherent = max(display.turn, base.turn) * skew * degreesPerRadian <= Self.pairTolerance
+            && max(display.stepTurn, base.stepTurn) * degreesPerRadian <= 2 * Self.pairTolerance
         let dm = display.magnitude, bm = base.magnitude
         let accurate = angle.clearance >= sinHingeVertical
             && abs(dm - c.gravity) <= c.accelerationTolerance && abs(bm - c.gravity) <= c.accelerationTolerance
         var followed = false
-        if coherent, angle.clearance >= sinTrackVertical, abs(dm - c.gravity) <= c.gravity / 2, abs(bm - c.gravity) <= c.gravity / 2 {
-            followed = follow(angle.degrees, at: t, accurate: accurate)
+        if angle.clearance >= sinTrackVertical, abs(dm - c.gravity) <= c.gravity / 2, abs(bm - c.gravity) <= c.gravity / 2 {
+            if coherent {
+                let still = t - display.movingTime >= c.motionHoldoff && t - base.movingTime >= c.motionHoldoff
+                followed = follow(angle.degrees, at: t, accurate: accurate, still: still)
+            }
+            // A pair the path did not take breaks its continuity until one is taken.
+            if !followed, tracked != nil { pathBroken = true }
         }
 
         if angle.clearance < sinHingeVertical { return held(.hingeVertical, at: t) }
@@ -382,8 +398,9 @@ public struct PostureDetector: Sendable {
 
     // MARK: - The path: 0° against 360°
 
-    /// The largest step the path takes between two angles (degrees).
-    static let largestStep = 90.0
+    /// The most a pair of readings taken apart in time may be off (degrees): a quarter of the
+    /// way to the 180° where the path could not tell which way round the hinge went.
+    static let pairTolerance = 45.0
 
     private func isInBand(_ raw: Double) -> Bool {
         raw <= configuration.closedFoldedBand || raw >= 360 - configuration.closedFoldedBand
@@ -391,7 +408,7 @@ public struct PostureDetector: Sendable {
 
     /// Continues the path with a new raw angle in [0, 360); `accurate` says whether the angle
     /// would also be trusted for a decision. Returns whether the path took it.
-    private mutating func follow(_ raw: Double, at t: Double, accurate: Bool) -> Bool {
+    private mutating func follow(_ raw: Double, at t: Double, accurate: Bool, still: Bool) -> Bool {
         let band = configuration.closedFoldedBand
         let inBand = isInBand(raw)
         let lost = tracked == nil || t - trackedTime > configuration.pathMemory
@@ -409,28 +426,49 @@ public struct PostureDetector: Sendable {
             return true
         }
         var next = raw + 360 * ((previous - raw) / 360).rounded()
-        if lost, inBand, abs(next - previous) > 90 {
-            // The path was lost (the hinge could have turned unseen) and it could be either.
-            tracked = nil
+        if lost || pathBroken, inBand, abs(next - previous) > 90 {
+            // The path was lost, or pairs were skipped while the hinge turned (the hinge could
+            // have turned unseen, by more than 90°), and it could be either. Where the hinge last
+            // lay still (within path-memory) is within 90° of one side, that side (the other is
+            // 270° away: a tent folded to a tablet between two readings); else the lid switch
+            // says which (open: folded back; shut: closed); else it is not known.
+            if !lost, let anchor, t - anchor.time <= configuration.pathMemory {
+                let nearAnchor = raw + 360 * ((anchor.degrees - raw) / 360).rounded()
+                if abs(nearAnchor - anchor.degrees) <= 90 {
+                    tracked = nearAnchor
+                    trackedTime = t
+                    pathBroken = false
+                    return true
+                }
+            }
+            tracked = lidClosed.map { $0 ? (raw > 180 ? raw - 360 : raw) : (raw < 180 ? raw + 360 : raw) }
             trackedTime = t
+            pathBroken = false
             return true
         }
-        if !lost, abs(next - previous) > min(Self.largestStep, configuration.hingeSpeed * (t - trackedTime) + band) {
-            // Farther than a hinge turns in the time: not this hinge's angle (a glitch). And a
-            // step near 180° could be either way round: one of more than 90° is not taken, so
-            // that a wrong angle the path took leaves it less than 180° from the truth and the
-            // next right one brings it back on the right side of 0/360.
+        if !lost, !still, abs(next - previous) > 90 {
+            // Taken while a half moves, a pair that far from the path is more likely one mixing
+            // a half's old position with the other's new one than a real turn: not taken. (A
+            // still pair takes it, if the time allows: below.)
+            return false
+        }
+        if !lost, abs(next - previous) > configuration.hingeSpeed * (t - trackedTime) + band {
+            // Farther than a hinge turns in the time since the last angle taken: not this
+            // hinge's angle (a glitch). A real jump (a lid slammed between two readings) is taken
+            // a reading or two later, when the time allows it.
             return false
         }
         // A hinge turns within 0…360: a path beyond either end by more than the band was
         // resolved wrongly (a path lost); a trustworthy reading, unique, wins. A coarse one
         // there is noise (taken near the track margin): it does not move the path.
         if next < -band || next > 360 + band {
-            guard accurate else { return false }
+            guard accurate, still else { return false }
             next += next < -band ? 360 : -360
         }
         tracked = next
         trackedTime = t
+        pathBroken = false
+        if still, accurate { anchor = (next, t) }
         return true
     }
 
@@ -523,6 +561,8 @@ extension PostureDetector {
         /// (radians per second; 0 after a restart): how fast this half turns now.
         var rawDirection = Vector3.zero
         var turn = 0.0
+        /// The angle (radians) the raw reading turned by in the last step.
+        var stepTurn = 0.0
         /// The filtered reading's direction (zero before any).
         var direction: Vector3 { magnitude > 0 ? fast * (1 / magnitude) : .zero }
         /// The sample spacing the cached gain and chord are for.
@@ -543,6 +583,7 @@ extension PostureDetector {
                 lag = a * (1 / magnitude)
                 rawDirection = lag
                 turn = 0
+                stepTurn = 0
                 lastTime = t
                 // A fresh filter has no history to say it is still: count it as just moved.
                 movingTime = t
@@ -552,7 +593,8 @@ extension PostureDetector {
             guard dt > 0 else { return }
             let rawNow = a * (1 / a.length)
             let cosine = max(-1, min(1, rawNow.dot(rawDirection)))
-            turn = cMath_acos(cosine) / dt
+            stepTurn = cMath_acos(cosine)
+            turn = stepTurn / dt
             rawDirection = rawNow
             if abs(dt - spacing) > spacing * 1e-6 {
                 // Exact exponential smoothing for this spacing; computed again only when the

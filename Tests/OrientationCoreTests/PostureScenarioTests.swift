@@ -54,3 +54,35 @@ import Testing
         #expect(PostureScenarioCatalog.displayMount != PostureScenarioCatalog.baseMount)
     }
 }
+
+/// Issue 38, item 3: tent (300°) folded to a tablet between two readings, the display and the
+/// base each read once before and once after, at instants of their own. Every phase of the base's
+/// readings against the display's and every instant of the fold between them, at a governed
+/// reader's 2.5 Hz and at 5 Hz, with and without a lid switch: never `closed`, and a tablet at
+/// the end.
+@Suite struct QuickFoldTests {
+    static func fold(rate: Double, basePhase: Double, offset: Double, lid: Bool) throws -> [PostureEvent] {
+        var s = ConvertibleScript(start: .tent())
+        s.displayMount = PostureScenarioCatalog.displayMount
+        s.baseMount = PostureScenarioCatalog.baseMount
+        s.basePhase = basePhase
+        s.hold(3 + offset)
+        s.move(to: .tabletOnTable, duration: 0.25, handHeld: true)
+        s.hold(4)
+        let scenario = PostureScenario("quick fold", script: s, expected: [.init(.tent), .init(.tablet)],
+                                       lidChanges: lid ? [.init(time: 0, closed: false)] : [])
+        return try PostureScenarioRun(scenario, rate: rate).events
+    }
+
+    @Test(arguments: [2.5, 5], [false, true])
+    func neverClosed(rate: Double, lid: Bool) throws {
+        for phase in stride(from: 0.05, through: 0.95, by: 0.1) {
+            for k in 0..<10 {
+                let offset = Double(k) / 10 / rate
+                let events = try Self.fold(rate: rate, basePhase: phase, offset: offset, lid: lid)
+                #expect(!events.contains { $0.posture == .closed }, "phase \(phase), offset \(offset): \(events)")
+                #expect(events.last?.posture == .tablet, "phase \(phase), offset \(offset): \(events)")
+            }
+        }
+    }
+}
