@@ -135,7 +135,7 @@ public enum PostureScenarioCatalog {
     /// closed.
     public static var quickFoldWithoutLidSwitch: PostureScenario {
         var s = quickFold
-        s.name = "recorded-style: tent → tablet in a quarter of a second, no lid switch"
+        s.name = "recorded-style: tent → tablet in a quarter of a second, the switch not wired"
         s.lidChanges = []
         s.seed = 28
         return s
