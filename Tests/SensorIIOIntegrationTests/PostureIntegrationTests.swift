@@ -266,7 +266,7 @@ extension SensorIIOIntegrationTests {
         #expect(get().contains("posture:     laptop (hinge 150°)"), "\(get())")
         // Lowered to 90°: still a laptop (no event), and get says 90°.
         try machine.set(testbed, .laptop(90))
-        #expect(waitUntil(timeout: 10) { abs((posture.state.hingeAngle ?? 0) - 90) < 2 }, "\(posture.state)")
+        #expect(waitUntil(timeout: 10) { posture.state.hold == nil && (posture.state.hingeAngle ?? 0).rounded() == 90 }, "\(posture.state)")
         #expect(get().contains("posture:     laptop (hinge 90°)"), "\(get())")
         // Stood on its side: held, for a time that grows, and why.
         try machine.set(testbed, ConvertiblePose(roll: 90, hinge: 90))
@@ -275,7 +275,8 @@ extension SensorIIOIntegrationTests {
         #expect(held.contains("posture:     laptop (hinge ") && held.contains(" (hinge-vertical)") && held.contains(", held "), "\(held)")
         // Laid down again: decided at once, nothing held.
         try machine.set(testbed, .laptop(120))
-        #expect(waitUntil(timeout: 10) { posture.state.hold == nil && posture.state.heldFor == nil }, "\(posture.state)")
+        #expect(waitUntil(timeout: 10) { posture.state.hold == nil && posture.state.heldFor == nil && (posture.state.hingeAngle ?? 0).rounded() == 120 },
+                "\(posture.state)")
         #expect(get().contains("posture:     laptop (hinge 120°)"), "\(get())")
         await shutdown()
         try await run.value
