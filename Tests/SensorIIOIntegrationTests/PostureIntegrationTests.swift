@@ -282,6 +282,65 @@ extension SensorIIOIntegrationTests {
         try await run.value
     }
 
+    /// Every message logged at `info` or above by the handlers it makes, for counting lines.
+    final class CapturedLogSink: Sendable {
+        static let shared = CapturedLogSink()
+        private let all = Mutex<[String]>([])
+        var lines: [String] { all.withLock { $0 } }
+        func reset() { all.withLock { $0 = [] } }
+
+        struct Handler: LogHandler {
+            var metadata: Logger.Metadata = [:]
+            var logLevel: Logger.Level = .info
+            subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+                get { metadata[key] }
+                set { metadata[key] = newValue }
+            }
+            func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String,
+                     file: String, function: String, line: UInt) {
+                CapturedLogSink.shared.all.withLock { $0.append("\(message)") }
+            }
+        }
+    }
+
+    /// Issue 38: opening the base just past the release delay logged "base accelerometer opened"
+    /// at every open; it goes through the throttle the "opening" line uses (one per 10 s, the
+    /// rest counted).
+    @Test func reopeningTheBaseIsLoggedOncePerInterval() async throws {
+        let testbed = Testbed()
+        let machine = FakeConvertible()
+        for device in [machine.display, machine.base] { try testbed.add(device.description) }
+        try machine.set(testbed, .laptop())
+        var template = Array("/tmp/orientationd-posture-XXXXXX".utf8CString)
+        let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        let log = CapturedLogSink.shared
+        log.reset()
+        var sinkLogger = Logger(label: "test") { _ in CapturedLogSink.Handler() }
+        sinkLogger.logLevel = .info
+        let service = try await OrientationService.start(
+            source: DiscoveringAccelerometerSource(settings: IIOSettings(), logger: sinkLogger), detector: OrientationDetector.Configuration(),
+            server: ServerConfiguration(socketPath: dir + "/d.sock"), watchHotplug: true, logger: sinkLogger)
+        let group = service.serviceGroup(logger: sinkLogger)
+        let run = Task { try await group.run() }
+        let posture = try #require(service.posture)
+        let client = connectUnix(dir + "/d.sock")
+        defer { close(client) }
+        _ = readLine(client, timeout: 5)
+        for round in 1...3 {
+            sendLine(client, "{\"op\":\"subscribe\",\"topics\":[\"posture\"],\"id\":\(round)}")
+            #expect(Self.awaitMessage(client, type: "posture", containing: "\"posture\":\"laptop\"") != nil, "round \(round)")
+            sendLine(client, "{\"op\":\"unsubscribe\",\"id\":\(round + 10)}")
+            #expect(Self.awaitMessage(client, type: "unsubscribed", containing: "\"id\":\(round + 10)") != nil)
+            #expect(waitUntil(timeout: 5) { !posture.isReading }, "round \(round): closed after the release delay")
+        }
+        #expect(posture.opens == 3)
+        let lines = log.lines
+        #expect(lines.filter { $0 == "base accelerometer opened" }.count == 1, "\(lines)")
+        #expect(lines.filter { $0 == "opening the posture's accelerometers" }.count == 1, "\(lines)")
+        await group.triggerGracefulShutdown()
+        try await run.value
+    }
+
     /// Item 3: the virtual tablet-mode switch, opt-in, never beside the machine's own, never
     /// fatal; where uinput works, it follows the posture.
     static func startSwitchDaemon(uinput: String) async throws -> (OrientationService, Task<Void, Error>, @Sendable () async -> Void) {
