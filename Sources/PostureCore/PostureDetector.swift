@@ -614,7 +614,12 @@ extension PostureDetector {
             }
             let direction = fast * (1 / magnitude)
             lag += (direction - lag) * gain
-            if abs(magnitude - c.gravity) > c.accelerationTolerance || (direction - lag).lengthSquared >= turnChordSquared {
+            // Turning: the twice-filtered direction lags the filtered one by the rate of turn times
+            // the time constant, and the last step itself turned that fast. (The lag alone decays
+            // as t·e^(−t/τ) after a large turn ends, so it called a machine laid down moving for
+            // 0.5 s after it stopped; the step's own rate says when the turn is over.)
+            let turning = (direction - lag).lengthSquared >= turnChordSquared && turn >= turnRate
+            if abs(magnitude - c.gravity) > c.accelerationTolerance || turning {
                 movingTime = t
             }
         }

@@ -246,6 +246,26 @@ import Testing
         #expect(Self.run(&detector, side).isEmpty)
         #expect(detector.hold == .hingeVertical)
         #expect(detector.posture == .laptop)
+        // Issue 38: the hold says since when (one hold, from the first reading on its side, as
+        // the daemon's `held_for` reports it)…
+        let since = try #require(detector.holdSince)
+        #expect(since >= 2 && since <= 2.02, "\(since)")
+        #expect(try #require(detector.lastInputTime) - since > 1.9)
+        // …and laid down again (at once: a 90° step no hand makes), it decides as soon as the
+        // filters have taken the step (the filtered magnitude dips to 0.7 g half way between
+        // the two directions and is back within acceleration-tolerance after about 2τ) and
+        // motion-holdoff has passed; not after the twice-filtered direction's slow tail
+        // (0.66 s before the step's own rate of turn took part in the motion test).
+        let back = Self.hold(hinge: 110, from: 4, for: 1)
+        var decidedAt: Double? = nil
+        for sample in back {
+            _ = detector.process(sample)
+            if decidedAt == nil, detector.hold == nil { decidedAt = sample.time }
+        }
+        let decided = try #require(decidedAt)
+        #expect(decided <= 4 + 2 * detector.configuration.filterTimeConstant + detector.configuration.motionHoldoff + 0.05, "\(decided)")
+        #expect(detector.holdSince == nil)
+        #expect(detector.posture == .laptop)
     }
 
     @Test func ignoresUnusableSamplesAndCountsThem() throws {
