@@ -85,7 +85,7 @@ public struct DetectorParameter: Sendable {
             name: name, unit: unit, summary: summary, kind: .number,
             get: { TiltRange.format($0[keyPath: keyPath]) },
             set: { configuration, text in
-                guard let value = Double(text), value.isFinite else { return false }
+                guard let value = ConfigNumber.decimal(text) else { return false }
                 configuration[keyPath: keyPath] = value
                 return true
             }

@@ -80,7 +80,9 @@ public struct GravityNormalizer: Sendable {
     /// The sample as the detector should see it.
     public mutating func normalize(_ sample: Sample) -> Sample {
         let magnitude = sample.acceleration.length
-        guard sample.acceleration.isFinite, magnitude > 0, sample.time.isFinite else { return rescaled(sample) }
+        // (A magnitude that overflows is no reading: it must not set the scale, or a first row of
+        // 1e308 would scale the next ones to zero.)
+        guard sample.acceleration.isFinite, magnitude > 0, magnitude.isFinite, sample.time.isFinite else { return rescaled(sample) }
         bootstrap(magnitude)
         observe(time: sample.time, vector: sample.acceleration, magnitude: magnitude)
         return rescaled(sample)

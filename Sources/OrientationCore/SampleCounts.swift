@@ -1,10 +1,13 @@
 /// What a detector counts of its input, and the rule both detectors (orientation and posture)
-/// apply before they look at a sample: its time and acceleration must be finite, and the
-/// acceleration not exactly (0, 0, 0) (a driver's "no data", never a real reading).
+/// apply before they look at a sample: its time and acceleration must be finite, the
+/// acceleration's magnitude too (issue 38: a reading of 1e308 m/s² is finite but its magnitude
+/// overflows, and it would poison every filter it entered), and the acceleration not exactly
+/// (0, 0, 0) (a driver's "no data", never a real reading).
 public struct SampleCounts: Hashable, Sendable {
     /// Every sample passed to the detector.
     public var samples = 0
-    /// Samples ignored because a value was NaN or infinite.
+    /// Samples ignored because a value was NaN or infinite, or the acceleration's magnitude
+    /// overflows.
     public var ignoredNonFinite = 0
     /// Samples ignored because the acceleration was exactly (0, 0, 0).
     public var ignoredZero = 0
@@ -20,14 +23,14 @@ public struct SampleCounts: Hashable, Sendable {
     /// Whether a detector uses a sample with this time and acceleration.
     @inlinable
     public static func accepts(time: Double, acceleration a: Vector3) -> Bool {
-        a.isFinite && time.isFinite && (a.x != 0 || a.y != 0 || a.z != 0)
+        a.isFinite && a.lengthSquared.isFinite && time.isFinite && (a.x != 0 || a.y != 0 || a.z != 0)
     }
 
     /// Counts one sample; returns whether the detector may use it (counting why not).
     @inlinable
     public mutating func admit(time: Double, acceleration a: Vector3) -> Bool {
         samples += 1
-        guard a.isFinite, time.isFinite else {
+        guard a.isFinite, a.lengthSquared.isFinite, time.isFinite else {
             ignoredNonFinite += 1
             return false
         }

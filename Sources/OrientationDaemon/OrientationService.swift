@@ -209,6 +209,8 @@ public final class OrientationService: Sendable {
                 }
                 postureBox.set(service)
                 postureService = service
+                // `get` reads the state of now: the hinge angle of the last reading, how long held.
+                hub.setPostureProvider { [weak service] in service?.state ?? PostureState() }
                 let switchKeeper = TabletModeSwitchKeeper(logger: logger, path: uinputPath) { claimed in
                     service.setClaimed(TabletModeSwitchKeeper.claimer, claimed)
                 }

@@ -20,7 +20,8 @@ import Synchronization
 /// - **Release delay**: the last release closes ``releaseDelay`` seconds later; a claim within
 ///   it keeps the sensors open.
 /// - **One open at a time**: the base reader's task has ended before the next one starts.
-/// - **Throttled logs**: an open is logged at most once per ``logInterval`` seconds.
+/// - **Throttled logs**: an open, the base's "opened" line and the "posture unavailable"
+///   warning are each logged at most once per ``logInterval`` seconds (the rest counted).
 /// - **No callback, log write or task start under the lock**: a locked section decides; what it
 ///   decided runs after; `onChange` goes through a ``CallbackQueue`` in the order of the changes.
 ///   Lock order: this service's lock, then the queue's.
@@ -63,6 +64,13 @@ public final class PostureService: Sendable {
         var basePace: SampleRateGovernor
         var opens = 0
         var openLog = LogThrottle(interval: PostureService.logInterval)
+        /// The base's "opened" line and the "posture unavailable" warning: through the same
+        /// throttle as the open line (issue 38: a base opened just past the release delay, or
+        /// one that fails at every attempt, logged a line per attempt).
+        var baseLog = LogThrottle(interval: PostureService.logInterval)
+        var failureLog = LogThrottle(interval: PostureService.logInterval)
+        /// How many lid disagreements have been logged (each episode once).
+        var lidDisagreementsLogged = 0
     }
 
     private enum Step {
@@ -160,6 +168,7 @@ public final class PostureService: Sendable {
         inner.withLock { inner in
             guard inner.detector.configuration != configuration else { return }
             inner.detector = detector
+            inner.lidDisagreementsLogged = 0
             inner.merger = PostureSampleMerger(maximumLag: configuration.pairingWindow)
             if inner.runner != nil { resetDetector(&inner) }
         }
@@ -291,8 +300,11 @@ public final class PostureService: Sendable {
                 throw CancellationError()
             }
             readDisplay()
-            logger.info("base accelerometer opened", metadata: ["device": "\(base.id)", "name": "\(base.name)",
-                                                                "lid-switch": "\(lid?.node ?? "none")"])
+            let (log, suppressed) = inner.withLock { $0.baseLog.admit(now: Self.now()) }
+            if log {
+                logger.info("base accelerometer opened", metadata: ["device": "\(base.id)", "name": "\(base.name)",
+                                                                    "lid-switch": "\(lid?.node ?? "none")", "not-logged": "\(suppressed)"])
+            }
             do {
                 while try await stream.next() != nil {}
                 if !Task.isCancelled { failure = "the base accelerometer's stream ended" }
@@ -320,7 +332,11 @@ public final class PostureService: Sendable {
             return startReconciling(&inner)
         }
         if let failure, !Task.isCancelled {
-            logger.warning("posture unavailable; it is tried again at the next claim or hotplug event", metadata: ["reason": "\(failure)"])
+            let (log, suppressed) = inner.withLock { $0.failureLog.admit(now: Self.now()) }
+            if log {
+                logger.warning("posture unavailable; it is tried again at the next claim or hotplug event",
+                               metadata: ["reason": "\(failure)", "not-logged": "\(suppressed)"])
+            }
         }
         callbacks.drain()
         if kick { reconcileSoon() }
@@ -434,17 +450,39 @@ public final class PostureService: Sendable {
     /// What the detector said after one input: a decided posture goes out when it changes;
     /// while it is unknown, why (the hold) goes out too, so a client can say what the machine
     /// waits for. Otherwise the state is kept for `get` without telling anyone.
+    ///
+    /// The state kept for `get` carries the hinge angle the detector believes now (issue 40: not
+    /// the one of the decision) and how long the posture has been held (issue 38); an event
+    /// carries the angle it was decided at. A new disagreement of the lid switch with the angle
+    /// is logged once (``PostureDetector/lidDisagreement``).
     private func record(_ event: PostureEvent?, _ inner: inout Inner) {
+        let detector = inner.detector
         var state = inner.state
         state.present = true
         if let event {
             inner.measured = event.posture
             state.hingeAngle = event.hingeAngle
+        } else {
+            state.hingeAngle = state.posture == .unknown ? nil : detector.hingeAngle
+        }
+        state.hold = detector.hold
+        state.heldFor = detector.holdSince.map { since in max(0, (detector.lastInputTime ?? since) - since) }
+        if detector.statistics.lidDisagreements > inner.lidDisagreementsLogged {
+            inner.lidDisagreementsLogged = detector.statistics.lidDisagreements
+            let closed = detector.lidClosed, angle = detector.hingeAngle ?? detector.rawHingeAngle
+            callbacks.enqueue { [logger] in
+                logger.notice("the lid switch and the hinge angle disagree; the switch wins",
+                              metadata: ["lid": "\(closed == true ? "shut" : "open")",
+                                         "hinge": "\(angle.map { String(Int($0.rounded())) } ?? "none")"])
+            }
         }
         // The machine's tablet-mode switch, where there is one, says folded or not (issue 39).
         state.posture = TabletModeSwitchRule.posture(measured: inner.measured, tabletMode: inner.tabletMode, lidClosed: inner.detector.lidClosed)
         // Decided by the switches alone (no angle measured): nothing is held.
-        state.hold = inner.measured == .unknown && state.posture != .unknown ? nil : inner.detector.hold
+        if inner.measured == .unknown && state.posture != .unknown {
+            state.hold = nil
+            state.heldFor = nil
+        }
         let changed = state.posture != inner.state.posture
         if event != nil || changed || (state.posture == .unknown && state.hold != inner.state.hold) {
             publish(state, &inner)

@@ -228,7 +228,7 @@ final class ClientConnectionHandler: ChannelInboundHandler {
             send(.unsubscribed(id: request.id))
         case .get:
             send(.state(state: hub.state, age: hub.age, sensorActive: hub.sensorActive, subscribers: hub.subscribers,
-                        sensors: AuxiliarySensorKind.allCases.compactMap { hub.sensors[$0] }, posture: hub.posture, id: request.id))
+                        sensors: AuxiliarySensorKind.allCases.compactMap { hub.sensors[$0] }, posture: hub.currentPosture, id: request.id))
         case .ping:
             send(.pong(id: request.id))
         case .lock, .unlock:

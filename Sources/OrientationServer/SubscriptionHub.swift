@@ -39,6 +39,14 @@ public final class SubscriptionHub {
     private(set) var sensors = Dictionary(uniqueKeysWithValues: AuxiliarySensorKind.allCases.map { ($0, AuxiliarySensorState(kind: $0)) })
     /// A convertible's posture as last published.
     private(set) var posture = PostureState()
+    /// The posture service's state of now (its hinge angle follows every reading; issue 40), for
+    /// `get`; `nil`: only what was published. Called on the hub's event loop; it takes the
+    /// service's lock briefly (the service never waits on this loop under it).
+    var postureProvider: (@Sendable () -> PostureState)? = nil
+
+    /// The posture a `get` reply carries: the service's state of now where there is one, else
+    /// the last published.
+    var currentPosture: PostureState { postureProvider?() ?? posture }
     /// Subscribers per topic other than the orientation, and who is told when one goes 0 → 1 or
     /// 1 → 0.
     private var topicSubscribers: [SubscriptionTopic: Int] = [:]
@@ -257,6 +265,11 @@ extension SubscriptionHub {
         /// Publishes a convertible's posture.
         public func publish(posture: PostureState) {
             hub.eventLoop.execute { hub.value.publish(posture: posture) }
+        }
+
+        /// Lets `get` read the posture service's state of now (``SubscriptionHub/currentPosture``).
+        public func setPostureProvider(_ provider: @escaping @Sendable () -> PostureState) {
+            hub.eventLoop.execute { hub.value.postureProvider = provider }
         }
 
         /// Sets the system rotation lock.

@@ -26,6 +26,11 @@ extension PostureDetector {
         /// continues the path only if it is within 90° of where the path was, else it is
         /// ``Posture/unknown`` until one tells.
         public var pathMemory: Double = 2.0
+        /// The fastest a hinge turns (deg/s): a step of the path farther than this allows since
+        /// the last angle followed (plus ``closedFoldedBand`` for noise) is not this hinge's angle
+        /// and is not followed. A person folds a tent (300°) to a tablet in a quarter of a second
+        /// (about 450°/s at the fastest); 720 is a whole fold in half a second.
+        public var hingeSpeed: Double = 720
 
         // MARK: Postures
 
@@ -71,6 +76,10 @@ extension PostureDetector {
         /// The documented defaults.
         public init() {}
 
+        /// How many time constants apart two readings of one filter may be at most
+        /// (``validate()``: `filter-time-constant` × this ≥ `gap-reset`).
+        public static let filterSpan = 30.0
+
         /// Checks every field and every relation between fields.
         ///
         /// - Throws: ``ConfigurationError`` naming the first offending field by its parameter
@@ -88,6 +97,7 @@ extension PostureDetector {
             }
             try angle(closedFoldedBand, "closed-folded-band", below: 90)
             try positive(pathMemory, "path-memory")
+            try positive(hingeSpeed, "hinge-speed")
             try angle(hysteresis, "hysteresis", below: 90)
             // The boundaries in order, each zone wider than the hysteresis around its edges.
             let boundaries = [("closed-angle", closedAngle), ("flat-lower-angle", flatLowerAngle),
@@ -104,6 +114,14 @@ extension PostureDetector {
             try angle(tentStandTilt, "tent-stand-tilt", below: 90)
             try positive(filterTimeConstant, "filter-time-constant")
             try positive(gapReset, "gap-reset")
+            // The filter's gain for readings `gap-reset` apart (the farthest apart a filter keeps
+            // going) must stay below 1: at exp(−30) its complement still has three digits; beyond,
+            // it rounds to 1, the motion test's chord to 0, and every reading counts as moving, so
+            // no posture is ever decided (a governed reader reads every 0.4 s).
+            guard filterTimeConstant * Self.filterSpan >= gapReset else {
+                throw ConfigurationError(field: "filter-time-constant",
+                                         message: "(\(filterTimeConstant)) is too short for readings up to gap-reset (\(gapReset)) apart: the filter's gain would round to 1, every reading would count as moving and no posture would ever be decided; it must be at least gap-reset/\(Int(Self.filterSpan)) (\(gapReset / Self.filterSpan))")
+            }
             try positive(pairingWindow, "pairing-window")
             try positive(gravity, "gravity")
             try positive(accelerationTolerance, "acceleration-tolerance")

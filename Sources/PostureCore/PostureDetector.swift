@@ -19,6 +19,17 @@ import OrientationCore
 ///   (each angle continues from the last), and a lid switch, when one is wired, settles it
 ///   (``setLidSwitch(closed:at:)``); until one of them tells, the posture is ``Posture/unknown``
 ///   and ``hold`` is ``PostureHold/closedOrFoldedBack``.
+/// - **The lid switch is a fact.** While a switch says open, ``Posture/closed`` is never
+///   published; while it says shut, only ``Posture/closed`` or ``Posture/tablet`` (folded back
+///   onto the magnet) are. The angle decides everything else; where it disagrees with the switch,
+///   ``lidDisagreement`` says so (``Statistics/lidDisagreements`` counts the episodes).
+/// - **A path that physics allows.** An angle is followed only from a pair of readings that
+///   describes one instant: when the two sensors' readings were taken far enough apart for the
+///   machine's rotation between them (each sensor's own rate of turn) to move the angle by more
+///   than 45°, the pair is not used; nor is an angle the hinge could not have reached at
+///   `hinge-speed` since the last one followed. A quick fold between two readings
+///   therefore continues the path from where it was still, never from a pair mixing a half's old
+///   position with the other's new one.
 /// - **One event per change.** ``process(_:)`` and ``setLidSwitch(closed:at:)`` return an event
 ///   exactly when the published posture changes.
 public struct PostureDetector: Sendable {
@@ -33,6 +44,16 @@ public struct PostureDetector: Sendable {
     public private(set) var rawHingeAngle: Double?
     /// The lid switch as last given to ``setLidSwitch(closed:at:)`` (`nil`: none wired).
     public private(set) var lidClosed: Bool?
+    /// Whether the switch and the angle disagree now: the switch shut while the angle says the
+    /// machine is open (neither closed nor folded back), or open while the angle says closed for
+    /// `settle-time`. The switch wins either way; each episode counts once in
+    /// ``Statistics/lidDisagreements`` (the daemon logs it once).
+    public private(set) var lidDisagreement = false
+    /// When (samples' clock) the current ``hold`` began, or `nil` while there is none.
+    public private(set) var holdSince: Double?
+    /// The time of the last input (sample, lid switch change or measured angle), or `nil` before
+    /// the first.
+    public var lastInputTime: Double? { lastTime.isFinite ? lastTime : nil }
     /// The hinge angle the machine measures itself, as last given to
     /// ``setMeasuredHinge(_:at:)``, and when (`nil`: none, or unreliable).
     public private(set) var measuredHinge: MeasuredHinge?
@@ -58,9 +79,17 @@ public struct PostureDetector: Sendable {
     /// while it is unknown which side of 0/360 the hinge is on.
     private var tracked: Double?
     private var trackedTime = -Double.infinity
+    /// Whether pairs were skipped since the path last took one (a pair apart in time while a half
+    /// turned, a step faster than `hinge-speed`): across such a gap the hinge may have turned
+    /// unseen, so an angle near 0/360 far from the path is not resolved by nearness.
+    private var pathBroken = false
+    /// The path where a still, trustworthy pair last put it, and when.
+    private var anchor: (degrees: Double, time: Double)?
     private var pending: Posture?
     private var pendingSince = -Double.infinity
     private var lastTime = -Double.infinity
+    /// Since when a trusted angle has said closed while the switch said open (`nil`: it does not).
+    private var openConflictSince: Double?
 
     /// Creates a detector.
     ///
@@ -100,9 +129,14 @@ public struct PostureDetector: Sendable {
         base = SensorTrack()
         tracked = nil
         trackedTime = -.infinity
+        pathBroken = false
+        anchor = nil
         pending = nil
         pendingSince = -.infinity
         lastTime = -.infinity
+        holdSince = nil
+        lidDisagreement = false
+        openConflictSince = nil
     }
 
     /// Feeds one accelerometer reading; returns the event when the published posture changes.
@@ -126,37 +160,50 @@ public struct PostureDetector: Sendable {
     /// Tells the detector the state of the lid switch (`SW_LID`): `true` shut, `false` open,
     /// `nil` none (or no longer trusted). Returns the event when the published posture changes.
     ///
-    /// The switch settles 0° against 360° where the hinge's path does not: shut while the halves
-    /// lie together means ``Posture/closed`` at once (a lid switch is debounced by the kernel; no
-    /// settle time); open while they lie together with no path known means folded back. A
-    /// switch saying shut while the measured angle is clearly open (outside
-    /// `closed-folded-band`), or while a path followed within `path-memory` says folded back, is
-    /// contradicted by the sensors and ignored (counted in ``Statistics/lidContradictions``):
-    /// some convertibles' magnets also close the switch when folded back, or near a magnet, and
-    /// a wrong switch must not win.
+    /// The switch is a fact (a lid switch is debounced by the kernel; no settle time):
+    /// - **Shut**: the published posture becomes ``Posture/closed`` at once, or
+    ///   ``Posture/tablet`` when the hinge's path (followed within `path-memory`) is on the folded
+    ///   back side (some convertibles' magnets also close the switch folded back). Nothing else is
+    ///   published while it stays shut. An angle clearly open (outside `closed-folded-band`)
+    ///   disagrees: ``lidDisagreement``.
+    /// - **Open**: ``Posture/closed`` is never published; a published `closed` becomes what the
+    ///   angle says at once (``Posture/laptop`` for a lid open a crack, where the path is on the
+    ///   closed side; folded back where the halves lie together with no path known).
     ///
     /// A non-finite `time` counts as the last sample's.
     public mutating func setLidSwitch(closed: Bool?, at time: Double) -> PostureEvent? {
         let time = time.isFinite ? time : (lastTime.isFinite ? lastTime : 0)
         lidClosed = closed
+        openConflictSince = nil
         guard closed == true else {
             if closed == false, tracked == nil, let raw = rawHingeAngle, isInBand(raw) {
                 tracked = raw < 180 ? raw + 360 : raw
                 trackedTime = time
             }
-            return nil
+            lidDisagreement = false
+            guard closed == false, posture == .closed else { return nil }
+            // Open: not closed any more, whatever the angle last said.
+            pending = nil
+            let next = tracked.map { candidate($0, display: display.direction) ?? .laptop } ?? .unknown
+            return publish(lidAllows(next), at: time)
         }
         let foldedBack = tracked.map { $0 > 180 && time - trackedTime <= configuration.pathMemory } ?? false
-        if let raw = rawHingeAngle, !isInBand(raw) || foldedBack {
-            statistics.lidContradictions += 1
-            return nil
+        if let raw = rawHingeAngle, !isInBand(raw) {
+            startDisagreement()
+        } else {
+            lidDisagreement = false
         }
-        tracked = rawHingeAngle.map { $0 > 180 ? $0 - 360 : $0 } ?? 0
-        trackedTime = time
+        if !foldedBack, rawHingeAngle.map(isInBand) ?? true {
+            // The halves together, shut: the closed side. (An angle clearly open keeps its path:
+            // the switch decides the posture, not the angle.)
+            tracked = rawHingeAngle.map { $0 > 180 ? $0 - 360 : $0 } ?? 0
+            trackedTime = time
+        }
         pending = nil
-        if hold == .closedOrFoldedBack { hold = nil }
-        guard posture != .closed else { return nil }
-        return publish(.closed, at: time)
+        if hold == .closedOrFoldedBack { setHold(nil, at: time) }
+        let next: Posture = foldedBack ? .tablet : .closed
+        guard posture != next else { return nil }
+        return publish(next, at: time)
     }
 
     /// Tells the detector the hinge angle the machine measures itself (`in_angl*`: cros-ec's
@@ -182,6 +229,56 @@ public struct PostureDetector: Sendable {
         return decide(at: time)
     }
 
+    // MARK: - The lid switch's facts
+
+    /// `posture` as the lid switch allows it: shut, only closed or tablet (folded back onto the
+    /// magnet); open, anything but closed (a lid open a crack is a laptop).
+    private func lidAllows(_ posture: Posture) -> Posture {
+        switch lidClosed {
+        case true?:
+            return posture == .tablet || posture == .stand || posture == .tent || (tracked.map { $0 > 180 } ?? false) ? .tablet : .closed
+        case false?:
+            return posture == .closed ? .laptop : posture
+        case nil:
+            return posture
+        }
+    }
+
+    private mutating func startDisagreement() {
+        guard !lidDisagreement else { return }
+        lidDisagreement = true
+        statistics.lidDisagreements += 1
+    }
+
+    /// Notes whether a trusted candidate agrees with the switch (``lidDisagreement``).
+    private mutating func checkLid(_ candidate: Posture, at t: Double) {
+        switch lidClosed {
+        case true?:
+            if candidate == .closed || candidate == .tablet { lidDisagreement = false } else { startDisagreement() }
+        case false?:
+            guard candidate == .closed else {
+                openConflictSince = nil
+                lidDisagreement = false
+                return
+            }
+            let since = openConflictSince ?? t
+            openConflictSince = since
+            if t - since >= configuration.settleTime { startDisagreement() }
+        case nil:
+            lidDisagreement = false
+        }
+    }
+
+    private mutating func setHold(_ reason: PostureHold?, at t: Double) {
+        // One hold however often its reason changes (vertical, then moving while laid down).
+        if reason == nil {
+            holdSince = nil
+        } else if holdSince == nil {
+            holdSince = t
+        }
+        hold = reason
+    }
+
     // MARK: - Deciding
 
     private mutating func decide(at t: Double) -> PostureEvent? {
@@ -192,11 +289,11 @@ public struct PostureDetector: Sendable {
         }
         guard display.hasReading, base.hasReading,
               abs(t - display.lastTime) <= c.pairingWindow, abs(t - base.lastTime) <= c.pairingWindow else {
-            return held(.waitingForSensors)
+            return held(.waitingForSensors, at: t)
         }
         let d = display.fast, b = base.fast
         guard let angle = HingeAngle.measure(display: d, base: b, edge: c.hingeEdge) else {
-            return held(.hingeVertical)
+            return held(.hingeVertical, at: t)
         }
         rawHingeAngle = angle.degrees
         statistics.pairs += 1
@@ -206,27 +303,50 @@ public struct PostureDetector: Sendable {
         // (Starting a path, or taking one up again after it was lost, needs a trustworthy angle:
         // near the track margin the angle is noise, and one that lands clear of 0/360 by chance
         // would resolve closed against folded back wrongly.)
+        // The two readings were taken apart in time (separate chips; a governed reader reads
+        // every 0.4 s): while a half turns, the pair mixes its old position with the other's
+        // new one and the angle is anything. The pair describes one instant only while the
+        // rotation over the gap between them, at the faster sensor's rate of turn, moves the
+        // angle by at most ``pairTolerance``.
+        // A turn concentrated between two readings (a quick fold) is underestimated by the mean
+        // rate, so a half that turned by more than twice that tolerance in its last step makes
+        // the pair unusable whatever the gap.
+        let skew = abs(display.lastTime - base.lastTime)
+        let coherent = max(display.turn, base.turn) * skew * degreesPerRadian <= Self.pairTolerance
+            && max(display.stepTurn, base.stepTurn) * degreesPerRadian <= 2 * Self.pairTolerance
         let dm = display.magnitude, bm = base.magnitude
         let accurate = angle.clearance >= sinHingeVertical
             && abs(dm - c.gravity) <= c.accelerationTolerance && abs(bm - c.gravity) <= c.accelerationTolerance
+        var followed = false
         if angle.clearance >= sinTrackVertical, abs(dm - c.gravity) <= c.gravity / 2, abs(bm - c.gravity) <= c.gravity / 2 {
-            follow(angle.degrees, at: t, accurate: accurate)
+            if coherent {
+                let still = t - display.movingTime >= c.motionHoldoff && t - base.movingTime >= c.motionHoldoff
+                followed = follow(angle.degrees, at: t, accurate: accurate, still: still)
+            }
+            // A pair the path did not take breaks its continuity until one is taken.
+            if !followed, tracked != nil { pathBroken = true }
         }
 
-        if angle.clearance < sinHingeVertical { return held(.hingeVertical) }
-        if t - display.movingTime < c.motionHoldoff { return held(.displayMoving) }
-        if t - base.movingTime < c.motionHoldoff { return held(.baseMoving) }
-        guard let theta = tracked else {
-            hold = .closedOrFoldedBack
-            return settle(.unknown, at: t)
+        if angle.clearance < sinHingeVertical { return held(.hingeVertical, at: t) }
+        if t - display.movingTime < c.motionHoldoff { return held(.displayMoving, at: t) }
+        if t - base.movingTime < c.motionHoldoff { return held(.baseMoving, at: t) }
+        if !followed, tracked != nil, trackedTime < t, t - trackedTime <= c.pathMemory {
+            // The path did not take this angle (a pair apart in time, a step the hinge cannot
+            // make): something is still moving fast.
+            return held(display.turn >= base.turn ? .displayMoving : .baseMoving, at: t)
         }
-        hold = nil
+        guard let theta = tracked else {
+            setHold(.closedOrFoldedBack, at: t)
+            return settle(lidAllows(.unknown), at: t)
+        }
+        setHold(nil, at: t)
         statistics.trusted += 1
         guard let candidate = candidate(theta, display: d * (1 / dm)) else {
             pending = nil
             return nil
         }
-        return settle(candidate, at: t)
+        checkLid(candidate, at: t)
+        return settle(lidAllows(candidate), at: t)
     }
 
     /// A decision from the machine's own hinge angle (``setMeasuredHinge(_:at:)``).
@@ -235,21 +355,22 @@ public struct PostureDetector: Sendable {
         rawHingeAngle = degrees.truncatingRemainder(dividingBy: 360)
         tracked = degrees
         trackedTime = t
-        if t - display.movingTime < c.motionHoldoff { return held(.displayMoving) }
-        if base.hasReading, abs(t - base.lastTime) <= c.pairingWindow, t - base.movingTime < c.motionHoldoff { return held(.baseMoving) }
-        hold = nil
+        if t - display.movingTime < c.motionHoldoff { return held(.displayMoving, at: t) }
+        if base.hasReading, abs(t - base.lastTime) <= c.pairingWindow, t - base.movingTime < c.motionHoldoff { return held(.baseMoving, at: t) }
+        setHold(nil, at: t)
         statistics.trusted += 1
         let dm = display.magnitude
         guard dm > 0, let candidate = candidate(degrees, display: display.fast * (1 / dm)) else {
             pending = nil
             return nil
         }
-        return settle(candidate, at: t)
+        checkLid(candidate, at: t)
+        return settle(lidAllows(candidate), at: t)
     }
 
     /// Keeps the published posture and says why.
-    private mutating func held(_ reason: PostureHold) -> PostureEvent? {
-        hold = reason
+    private mutating func held(_ reason: PostureHold, at t: Double) -> PostureEvent? {
+        setHold(reason, at: t)
         pending = nil
         return nil
     }
@@ -277,38 +398,78 @@ public struct PostureDetector: Sendable {
 
     // MARK: - The path: 0° against 360°
 
+    /// The most a pair of readings taken apart in time may be off (degrees): a quarter of the
+    /// way to the 180° where the path could not tell which way round the hinge went.
+    static let pairTolerance = 45.0
+
     private func isInBand(_ raw: Double) -> Bool {
         raw <= configuration.closedFoldedBand || raw >= 360 - configuration.closedFoldedBand
     }
 
     /// Continues the path with a new raw angle in [0, 360); `accurate` says whether the angle
-    /// would also be trusted for a decision.
-    private mutating func follow(_ raw: Double, at t: Double, accurate: Bool) {
+    /// would also be trusted for a decision. Returns whether the path took it.
+    private mutating func follow(_ raw: Double, at t: Double, accurate: Bool, still: Bool) -> Bool {
         let band = configuration.closedFoldedBand
         let inBand = isInBand(raw)
         let lost = tracked == nil || t - trackedTime > configuration.pathMemory
-        guard accurate || !lost else { return }
-        defer { trackedTime = t }
+        guard accurate || !lost else { return false }
         // The lid switch tells where the path cannot: none yet, or lost.
         if inBand, lost, let lid = lidClosed {
             tracked = lid ? (raw > 180 ? raw - 360 : raw) : (raw < 180 ? raw + 360 : raw)
-            return
+            trackedTime = t
+            return true
         }
         guard let previous = tracked else {
             // No path: an angle clear of 0/360 is unique; one near it stays unresolved.
             tracked = inBand ? nil : raw
-            return
+            trackedTime = t
+            return true
         }
         var next = raw + 360 * ((previous - raw) / 360).rounded()
-        if lost, inBand, abs(next - previous) > 90 {
-            // The path was lost (the hinge could have turned unseen) and it could be either.
-            tracked = nil
-            return
+        if lost || pathBroken, inBand, abs(next - previous) > 90 {
+            // The path was lost, or pairs were skipped while the hinge turned (the hinge could
+            // have turned unseen, by more than 90°), and it could be either. Where the hinge last
+            // lay still (within path-memory) is within 90° of one side, that side (the other is
+            // 270° away: a tent folded to a tablet between two readings); else the lid switch
+            // says which (open: folded back; shut: closed); else it is not known.
+            if !lost, let anchor, t - anchor.time <= configuration.pathMemory {
+                let nearAnchor = raw + 360 * ((anchor.degrees - raw) / 360).rounded()
+                if abs(nearAnchor - anchor.degrees) <= 90 {
+                    tracked = nearAnchor
+                    trackedTime = t
+                    pathBroken = false
+                    return true
+                }
+            }
+            tracked = lidClosed.map { $0 ? (raw > 180 ? raw - 360 : raw) : (raw < 180 ? raw + 360 : raw) }
+            trackedTime = t
+            pathBroken = false
+            return true
+        }
+        if !lost, !still, abs(next - previous) > 90 {
+            // Taken while a half moves, a pair that far from the path is more likely one mixing
+            // a half's old position with the other's new one than a real turn: not taken. (A
+            // still pair takes it, if the time allows: below.)
+            return false
+        }
+        if !lost, abs(next - previous) > configuration.hingeSpeed * (t - trackedTime) + band {
+            // Farther than a hinge turns in the time since the last angle taken: not this
+            // hinge's angle (a glitch). A real jump (a lid slammed between two readings) is taken
+            // a reading or two later, when the time allows it.
+            return false
         }
         // A hinge turns within 0…360: a path beyond either end by more than the band was
-        // resolved wrongly (a lid switch that lied, a path lost); the unique reading wins.
-        if next < -band { next += 360 } else if next > 360 + band { next -= 360 }
+        // resolved wrongly (a path lost); a trustworthy reading, unique, wins. A coarse one
+        // there is noise (taken near the track margin): it does not move the path.
+        if next < -band || next > 360 + band {
+            guard accurate, still else { return false }
+            next += next < -band ? 360 : -360
+        }
         tracked = next
+        trackedTime = t
+        pathBroken = false
+        if still, accurate { anchor = (next, t) }
+        return true
     }
 
     // MARK: - Postures
@@ -375,8 +536,8 @@ extension PostureDetector {
         public var pairs = 0
         /// Samples whose hinge angle was trusted for a decision.
         public var trusted = 0
-        /// Lid switch closings ignored because both sensors said the lid was clearly open.
-        public var lidContradictions = 0
+        /// Episodes of the lid switch and the angle disagreeing (``PostureDetector/lidDisagreement``).
+        public var lidDisagreements = 0
 
         public subscript(dynamicMember path: WritableKeyPath<SampleCounts, Int>) -> Int {
             get { counts[keyPath: path] }
@@ -396,6 +557,14 @@ extension PostureDetector {
         var lag = Vector3.zero
         /// The last time this sensor was accelerating or turning.
         var movingTime = -Double.infinity
+        /// The direction of the last raw reading, and the rate it turned from the one before
+        /// (radians per second; 0 after a restart): how fast this half turns now.
+        var rawDirection = Vector3.zero
+        var turn = 0.0
+        /// The angle (radians) the raw reading turned by in the last step.
+        var stepTurn = 0.0
+        /// The filtered reading's direction (zero before any).
+        var direction: Vector3 { magnitude > 0 ? fast * (1 / magnitude) : .zero }
         /// The sample spacing the cached gain and chord are for.
         var spacing = -Double.infinity
         var gain = 0.0
@@ -412,6 +581,9 @@ extension PostureDetector {
                 fast = a
                 magnitude = a.length
                 lag = a * (1 / magnitude)
+                rawDirection = lag
+                turn = 0
+                stepTurn = 0
                 lastTime = t
                 // A fresh filter has no history to say it is still: count it as just moved.
                 movingTime = t
@@ -419,6 +591,11 @@ extension PostureDetector {
             }
             lastTime = t
             guard dt > 0 else { return }
+            let rawNow = a * (1 / a.length)
+            let cosine = max(-1, min(1, rawNow.dot(rawDirection)))
+            stepTurn = cMath_acos(cosine)
+            turn = stepTurn / dt
+            rawDirection = rawNow
             if abs(dt - spacing) > spacing * 1e-6 {
                 // Exact exponential smoothing for this spacing; computed again only when the
                 // spacing changes. A steady turn at rate ω leaves the twice-filtered direction
@@ -437,7 +614,12 @@ extension PostureDetector {
             }
             let direction = fast * (1 / magnitude)
             lag += (direction - lag) * gain
-            if abs(magnitude - c.gravity) > c.accelerationTolerance || (direction - lag).lengthSquared >= turnChordSquared {
+            // Turning: the twice-filtered direction lags the filtered one by the rate of turn times
+            // the time constant, and the last step itself turned that fast. (The lag alone decays
+            // as t·e^(−t/τ) after a large turn ends, so it called a machine laid down moving for
+            // 0.5 s after it stopped; the step's own rate says when the turn is over.)
+            let turning = (direction - lag).lengthSquared >= turnChordSquared && turn >= turnRate
+            if abs(magnitude - c.gravity) > c.accelerationTolerance || turning {
                 movingTime = t
             }
         }

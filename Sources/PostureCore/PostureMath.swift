@@ -15,6 +15,7 @@ import Darwin
 @inlinable func radians(_ degrees: Double) -> Double { degrees / degreesPerRadian }
 @inlinable func cMath_expm1(_ x: Double) -> Double { expm1(x) }
 @inlinable func cMath_atan2(_ y: Double, _ x: Double) -> Double { atan2(y, x) }
+@inlinable func cMath_acos(_ x: Double) -> Double { acos(x) }
 @inlinable func cMath_sin(_ x: Double) -> Double { sin(x) }
 
 /// A number as the parameter tables print it: integers without a decimal point (`30`, not `30.0`),

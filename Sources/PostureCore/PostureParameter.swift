@@ -46,7 +46,7 @@ public struct PostureParameter: Sendable {
             name: name, unit: unit, summary: summary, kind: .number,
             get: { formatParameter($0[keyPath: keyPath]) },
             set: { configuration, text in
-                guard let value = Double(text), value.isFinite else { return false }
+                guard let value = ConfigNumber.decimal(text) else { return false }
                 configuration[keyPath: keyPath] = value
                 return true
             }
@@ -74,6 +74,7 @@ extension PostureDetector.Configuration {
         .number("track-vertical-margin", "deg", "the hinge's path is followed down to this angle from vertical", \.trackVerticalMargin),
         .number("closed-folded-band", "deg", "an angle within this of 0/360 is closed or folded back, told apart by path or lid switch", \.closedFoldedBand),
         .number("path-memory", "s", "how long the hinge's path is remembered without a usable angle", \.pathMemory),
+        .number("hinge-speed", "deg/s", "the fastest a hinge turns: a farther step of the path is not followed", \.hingeSpeed),
         .number("closed-angle", "deg", "closed below this hinge angle", \.closedAngle),
         .number("flat-lower-angle", "deg", "laptop below this, flat from here", \.flatLowerAngle),
         .number("flat-upper-angle", "deg", "flat below this, tent or stand from here", \.flatUpperAngle),

@@ -11,11 +11,16 @@ public struct PostureScenario: Sendable, CustomStringConvertible {
         public var restTime: Double?
         /// When the deliberate move began: the event must not come before it.
         public var moveStart: Double?
+        /// The latency allowed after rest, when not ``PostureScenarioRun/latencyBudget``: only
+        /// where the physics of the move say why (a fold in a quarter of a second turns each half
+        /// by 120°, and the filters take about 0.6 s to call such a turn over).
+        public var latencyBudget: Double?
 
-        public init(_ posture: Posture, restTime: Double? = nil, moveStart: Double? = nil) {
+        public init(_ posture: Posture, restTime: Double? = nil, moveStart: Double? = nil, latencyBudget: Double? = nil) {
             self.posture = posture
             self.restTime = restTime
             self.moveStart = moveStart
+            self.latencyBudget = latencyBudget
         }
     }
 

@@ -74,8 +74,9 @@ public struct PostureScenarioRun: Sendable {
                 guard let rest = expectation.restTime else { continue }
                 let latency = event.time - rest
                 latencies.append(latency)
-                if latency > Self.latencyBudget {
-                    failures.append("\(event.posture) came \(Self.format(latency)) s after the machine came to rest (budget \(Self.latencyBudget) s)")
+                let budget = expectation.latencyBudget ?? Self.latencyBudget
+                if latency > budget {
+                    failures.append("\(event.posture) came \(Self.format(latency)) s after the machine came to rest (budget \(budget) s)")
                 }
             }
             if let first = events.first, expected.first?.restTime == nil, let start = firstSampleTime,

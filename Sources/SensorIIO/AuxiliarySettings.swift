@@ -25,7 +25,7 @@ public struct AuxiliarySettings: Sendable, Hashable {
             devices[kind] = value.isEmpty ? nil : value
         case "scale" where kind == .light:
             if value.isEmpty { lightScale = nil; return nil }
-            guard let number = Double(value), number > 0, number.isFinite else {
+            guard let number = ConfigNumber.decimal(value), number > 0, number.isFinite else {
                 return "scale must be a positive number, not \"\(ControlCharacters.quoted(value))\""
             }
             lightScale = number

@@ -75,18 +75,18 @@ public struct IIOSettings: Sendable, Hashable {
             samplingFrequency = IIOSettings().samplingFrequency
             samplingFrequencyIsExplicit = false
         case "sampling-frequency", "poll-rate", "stall-timeout":
-            guard let number = Double(value), number > 0, number.isFinite else { return "\(ControlCharacters.quoted(name)) must be a positive number, not \"\(ControlCharacters.quoted(value))\"" }
+            guard let number = ConfigNumber.decimal(value), number > 0, number.isFinite else { return "\(ControlCharacters.quoted(name)) must be a positive number, not \"\(ControlCharacters.quoted(value))\"" }
             if name == "sampling-frequency" {
                 samplingFrequency = number
                 samplingFrequencyIsExplicit = true
             } else if name == "poll-rate" { pollRate = number } else { stallTimeout = number }
         case "scale" where value.isEmpty: scale = nil
         case "scale":
-            guard let number = Double(value), number > 0, number.isFinite else { return "scale must be a positive number (m/s² per count), not \"\(ControlCharacters.quoted(value))\"" }
+            guard let number = ConfigNumber.decimal(value), number > 0, number.isFinite else { return "scale must be a positive number (m/s² per count), not \"\(ControlCharacters.quoted(value))\"" }
             scale = number
         case "still-interval":
             var governor = rateGovernor
-            guard let number = Double(value) else { return "still-interval must be 0 (off) or a number of seconds up to 5, not \"\(ControlCharacters.quoted(value))\"" }
+            guard let number = ConfigNumber.decimal(value) else { return "still-interval must be 0 (off) or a number of seconds up to 5, not \"\(ControlCharacters.quoted(value))\"" }
             governor.stillInterval = number
             if let problem = governor.problem() { return "\(problem.key) \(problem.message), not \"\(ControlCharacters.quoted(value))\"" }
             rateGovernor = governor

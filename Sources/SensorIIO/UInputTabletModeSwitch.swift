@@ -77,7 +77,7 @@ public final class UInputTabletModeSwitch: Sendable {
                 return "cannot create the virtual tablet-mode switch: the kernel has no uinput driver behind \(path) (\(reason)); load the uinput module (modprobe uinput) or build the kernel with CONFIG_INPUT_UINPUT"
             case ("open", EPERM):
                 // The device cgroup answers EPERM whatever the file's mode: systemd's DevicePolicy.
-                return "cannot create the virtual tablet-mode switch: opening \(path) is not permitted (\(reason)); under systemd the unit must allow the device (DeviceAllow=/dev/uinput rw), and the process needs write access to it (root)"
+                return "cannot create the virtual tablet-mode switch: opening \(path) is not permitted (\(reason)); under systemd the shipped unit does not allow the device until its owner opts in: `systemctl edit orientationd`, add [Service] DeviceAllow=/dev/uinput rw, restart (orientationd(8), TABLET MODE SWITCH); the process also needs write access to it (root)"
             case ("open", EACCES), ("open", EROFS):
                 return "cannot create the virtual tablet-mode switch: not permitted to open \(path) for writing (\(reason)); it needs root (the orientationd service) or write access to \(path)"
             case ("open", _):

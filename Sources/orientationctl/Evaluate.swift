@@ -34,9 +34,10 @@ struct Evaluate: ParsableCommand {
         judged by the posture specification's rules (exactly those postures, none before its \
         move, each within 0.8 s of rest) on a line of their own (--json: posture_events, \
         posture_pass, posture_failures, posture_latency_median, posture_latency_max in the \
-        log's object). --scenarios also runs every posture scenario at --rate, judged the same \
-        way, with a posture total line, before the orientation's total (--json: on standard \
-        error, with the totals).
+        log's object). --scenarios also runs every posture scenario at 2.5, 5, 10 and 20 Hz \
+        (a governed reader's rate up to the full one, whatever --rate says), judged the same \
+        way, one block per rate ending in `posture at RATE Hz (N scenarios):` with its count, then a posture \
+        total line, before the orientation's total (--json: on standard error, with the totals).
         """
     )
 
@@ -150,10 +151,20 @@ struct Evaluate: ParsableCommand {
             // --rate. Before the orientation's total, which stays the last line; with --json on
             // standard error, as the totals are, so that standard output keeps one object per
             // log in the orientation's form.
-            for scenario in PostureScenarioCatalog.all {
-                let verdict = PostureVerdict(try PostureScenarioRun(scenario, rate: rate, configuration: postureSettings.detector))
-                postureTally.add(verdict, scenario: true)
-                let line = "posture scenario: \(scenario.name): \(verdict.text)"
+            // Every posture scenario at every rate of the specification (issue 38: a governed
+            // reader delivers 2.5 Hz while the posture is settled), one block per rate with its
+            // own total: the posture table per rate.
+            for postureRate in PostureScenarioCatalog.rates {
+                var perRate = PostureTally()
+                let hz = EventFormat.fixed(postureRate, decimals: postureRate == postureRate.rounded() ? 0 : 1)
+                for scenario in PostureScenarioCatalog.all {
+                    let verdict = PostureVerdict(try PostureScenarioRun(scenario, rate: postureRate, configuration: postureSettings.detector))
+                    postureTally.add(verdict, scenario: true)
+                    perRate.add(verdict, scenario: true)
+                    let line = "posture scenario at \(hz) Hz: \(scenario.name): \(verdict.text)"
+                    if json { printError(line) } else { output.appendLine(line) }
+                }
+                let line = "posture at \(hz) Hz " + perRate.line.dropFirst("posture total ".count)
                 if json { printError(line) } else { output.appendLine(line) }
             }
         }

@@ -4,7 +4,14 @@ import OrientationClient
 /// `orientationctl get`: the current state without subscribing.
 struct Get: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Print the current orientation without subscribing (the sensor stays closed if nobody listens)."
+        abstract: "Print the current orientation without subscribing (the sensor stays closed if nobody listens).",
+        discussion: """
+        On a convertible whose posture someone is reading (a posture subscriber, the tablet-mode \
+        switch), also the posture with the hinge angle of the last reading (not the one it was \
+        decided at), and while the posture is held, for how long and why: \
+        `posture: laptop (hinge 92°), held 12 s (hinge-vertical)`. --json: the `posture` member \
+        object of docs/PROTOCOL.md (`hinge`, `hold`, `held_for`).
+        """
     )
 
     @OptionGroup var connection: ClientOptions
@@ -37,7 +44,7 @@ struct Get: AsyncParsableCommand {
         print("subscribers: \(snapshot.subscribers)")
         // Last known values: `get` opens nothing, so a sensor nobody subscribes to shows its last reading.
         for sensor in snapshot.sensors { print("\("\(sensor.kind):".padding(to: 13))\(ReadingFormat.value(sensor))") }
-        // A convertible's posture, as last measured (only while someone subscribes to it).
+        // A convertible's posture as the daemon measures it now (only while someone reads it).
         if let posture = snapshot.posture, posture.present { print("posture:     \(PostureEventFormat.describe(posture))") }
     }
 }

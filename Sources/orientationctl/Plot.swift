@@ -104,7 +104,12 @@ struct Plot: ParsableCommand {
         } else {
             try writeFile(output, Array(svg.utf8))
             let postureEvents = plot.posture.map { ", \($0.events.count) posture events" } ?? ""
-            printError("wrote \(output) (\(svg.utf8.count) bytes, \(plot.evaluation.events.count) events\(postureEvents))")
+            let counts = plot.evaluation.statistics
+            let ignored = counts.ignoredNonFinite + counts.ignoredZero
+            // Rows the detector could not use are named, not hidden (issue 38: a first row of
+            // 1e308 was reported as a time span that changed).
+            let ignoredNote = ignored == 0 ? "" : ", \(ignored) sample\(ignored == 1 ? "" : "s") ignored (\(counts.ignoredNonFinite) not finite or overflowing, \(counts.ignoredZero) zero)"
+            printError("wrote \(output) (\(svg.utf8.count) bytes, \(plot.evaluation.events.count) events\(postureEvents)\(ignoredNote))")
         }
     }
 

@@ -20,11 +20,29 @@ enum PostureEventFormat {
     /// A live posture state (`get`, `monitor`): `laptop (hinge 112°)`; `unknown
     /// (closed-or-folded-back)` with why it is unknown; `no base accelerometer` on a machine that
     /// is not a convertible.
+    /// While held, `, held 12 s (hinge-vertical)` follows: for how long, and why (issue 38).
+    /// The hinge angle is the current one (issue 40), not the one the posture was decided at.
     static func describe(_ state: PostureState) -> String {
         guard state.present else { return "no base accelerometer" }
-        if let angle = state.hingeAngle { return "\(state.posture.rawValue) (hinge \(Int(angle.rounded()))°)" }
-        if state.posture == .unknown, let hold = state.hold { return "unknown (\(hold.rawValue))" }
-        return state.posture == .closed ? "closed (lid switch)" : state.posture.rawValue
+        var text: String
+        if let angle = state.hingeAngle {
+            text = "\(state.posture.rawValue) (hinge \(Int(angle.rounded()))°)"
+        } else if state.posture == .unknown, let hold = state.hold {
+            return "unknown (\(hold.rawValue))" + (state.heldFor.map { ", for \(heldText($0))" } ?? "")
+        } else {
+            text = state.posture == .closed ? "closed (lid switch)" : state.posture.rawValue
+        }
+        if let hold = state.hold, state.posture != .unknown {
+            text += ", held" + (state.heldFor.map { " \(heldText($0))" } ?? "") + " (\(hold.rawValue))"
+        }
+        return text
+    }
+
+    /// `0.4 s`, `12 s`, `3 min 20 s`.
+    static func heldText(_ seconds: Double) -> String {
+        if seconds < 10 { return "\(EventFormat.fixed(seconds, decimals: 1)) s" }
+        let whole = Int(seconds.rounded())
+        return whole < 60 ? "\(whole) s" : "\(whole / 60) min \(whole % 60) s"
     }
 
     /// `{"time":12.345000,"posture":"laptop","previous":"closed","hinge":112.3}`: the

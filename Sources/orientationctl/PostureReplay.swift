@@ -60,7 +60,7 @@ struct PostureReplay {
         let s = detector.statistics
         if s.ignoredNonFinite > 0 { parts.append("\(s.ignoredNonFinite) ignored with NaN or infinite values") }
         if s.ignoredZero > 0 { parts.append("\(s.ignoredZero) ignored as exactly zero") }
-        if s.lidContradictions > 0 { parts.append("\(s.lidContradictions) lid closings contradicted by the sensors and ignored") }
+        if s.lidDisagreements > 0 { parts.append("\(s.lidDisagreements) times the lid switch and the angle disagreed (the switch won)") }
         var line = "replay (posture): " + parts.joined(separator: ", ")
         let held = PostureHold.allCases.compactMap { hold in heldSeconds[hold].map { (hold, $0) } }.filter { $0.1 >= 0.05 }  // what prints as 0.0 s is noise
         if !held.isEmpty {

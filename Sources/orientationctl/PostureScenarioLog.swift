@@ -36,6 +36,7 @@ struct PostureScenarioLog {
             var value = expectation.posture.rawValue
             if let rest = expectation.restTime { value += " rest \(EventFormat.seconds(rest))" }
             if let move = expectation.moveStart { value += " move \(EventFormat.seconds(move))" }
+            if let budget = expectation.latencyBudget { value += " budget \(EventFormat.seconds(budget))" }
             metadata.append(key: Self.expectedKey, value: value)
         }
         if !scenario.expectedHolds.isEmpty {
@@ -80,10 +81,14 @@ struct PostureScenarioLog {
             var expectation = PostureScenario.Expectation(posture)
             var rest = words.dropFirst()
             while let word = rest.first {
-                guard rest.count >= 2, let value = Double(String(rest.dropFirst().first!)), value.isFinite, word == "rest" || word == "move" else {
-                    throw ExpectationError("\(expectedKey) \"\(entry.value)\": expected \"POSTURE [rest SECONDS] [move SECONDS]\"")
+                guard rest.count >= 2, let value = ConfigNumber.decimal(rest.dropFirst().first!), word == "rest" || word == "move" || word == "budget" else {
+                    throw ExpectationError("\(expectedKey) \"\(entry.value)\": expected \"POSTURE [rest SECONDS] [move SECONDS] [budget SECONDS]\"")
                 }
-                if word == "rest" { expectation.restTime = value } else { expectation.moveStart = value }
+                switch word {
+                case "rest": expectation.restTime = value
+                case "move": expectation.moveStart = value
+                default: expectation.latencyBudget = value
+                }
                 rest = rest.dropFirst(2)
             }
             expected.append(expectation)

@@ -125,7 +125,7 @@ struct DaemonSettings {
                 return v
             }
             func positiveNumber() throws(ConfigFileError) -> Double {
-                guard let v = Double(entry.value), v.isFinite, v > 0 else { throw fail("must be a positive, finite number, not \"\(ControlCharacters.quoted(entry.value))\"") }
+                guard let v = ConfigNumber.decimal(entry.value), v.isFinite, v > 0 else { throw fail("must be a positive, finite number, not \"\(ControlCharacters.quoted(entry.value))\"") }
                 return v
             }
             func group() throws(ConfigFileError) -> String {
@@ -157,7 +157,7 @@ struct DaemonSettings {
             case "max-line-length": server.maximumLineLength = try positive()
             case "requests-per-second": server.requestsPerSecond = try positiveNumber()
             case "request-burst":
-                guard let v = Double(entry.value), v.isFinite, v >= 1 else { throw fail("must be a finite number, at least 1, not \"\(ControlCharacters.quoted(entry.value))\"") }
+                guard let v = ConfigNumber.decimal(entry.value), v.isFinite, v >= 1 else { throw fail("must be a finite number, at least 1, not \"\(ControlCharacters.quoted(entry.value))\"") }
                 server.requestBurst = v
             default:
                 throw ConfigFileError(source: file.source, line: entry.line, message: ConfigFile.unknown("server setting", entry.name, among: knownServerSettings))

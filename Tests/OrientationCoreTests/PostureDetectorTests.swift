@@ -138,17 +138,56 @@ import Testing
         #expect(event?.posture == .closed)
     }
 
-    @Test func aLidSwitchContradictedByBothSensorsIsIgnored() throws {
+    @Test func aShutLidSwitchWinsOverAnOpenAngleAndSaysSoOnce() throws {
+        // Issue 38: the switch is a fact. Shut on a laptop both sensors call open (a magnet
+        // nearby): closed at once, nothing open while it stays shut, one disagreement.
         var detector = try PostureDetector()
+        _ = detector.setLidSwitch(closed: false, at: 0)
         _ = Self.run(&detector, Self.hold(hinge: 110, from: 0, for: 2))
-        #expect(detector.setLidSwitch(closed: true, at: 2) == nil)
-        #expect(Self.run(&detector, Self.hold(hinge: 110, from: 2, for: 2)).isEmpty)
         #expect(detector.posture == .laptop)
-        #expect(detector.statistics.lidContradictions == 1)
+        #expect(detector.setLidSwitch(closed: true, at: 2)?.posture == .closed)
+        #expect(detector.lidDisagreement)
+        #expect(Self.run(&detector, Self.hold(hinge: 110, from: 2, for: 4)).isEmpty)
+        #expect(detector.posture == .closed)
+        #expect(detector.statistics.lidDisagreements == 1)
+        // Open again: the angle's laptop at once, and the disagreement is over.
+        #expect(detector.setLidSwitch(closed: false, at: 6)?.posture == .laptop)
+        #expect(!detector.lidDisagreement)
     }
 
-    @Test func aLidSwitchClosingOnAFoldedBackMachineIsIgnored() throws {
-        // Some convertibles' magnets close SW_LID when folded back: the path knows better.
+    @Test("a shut switch never yields an open posture", arguments: [110.0, 180, 250, 300])
+    func shutNeverOpen(hinge: Double) throws {
+        var detector = try PostureDetector()
+        _ = detector.setLidSwitch(closed: true, at: 0)
+        let events = Self.run(&detector, Self.hold(hinge: hinge, flipped: hinge > 200, from: 0, for: 3))
+        #expect(events.allSatisfy { $0.posture == .closed || $0.posture == .tablet }, "\(events)")
+        #expect([.closed, .tablet].contains(detector.posture))
+    }
+
+    @Test("an open switch never yields closed", arguments: [0.0, 5, 10, 15, 355])
+    func openNeverClosed(hinge: Double) throws {
+        // Opened from laptop down to a crack (the path says the closed side), or a fresh start
+        // with the halves together: with the switch open, never closed.
+        var detector = try PostureDetector()
+        _ = detector.setLidSwitch(closed: false, at: 0)
+        var events = Self.run(&detector, Self.hold(hinge: 60, from: 0, for: 2))
+        events += Self.run(&detector, Self.hold(hinge: hinge, flipped: hinge > 180, from: 2, for: 3))
+        #expect(!events.contains { $0.posture == .closed }, "\(events)")
+        var fresh = try PostureDetector()
+        _ = fresh.setLidSwitch(closed: false, at: 0)
+        #expect(!Self.run(&fresh, Self.hold(hinge: hinge, flipped: hinge > 180, from: 0, for: 3)).contains { $0.posture == .closed })
+        // A switch that opens on a published closed takes it away at once.
+        var shut = try PostureDetector()
+        _ = shut.setLidSwitch(closed: true, at: 0)
+        _ = Self.run(&shut, Self.hold(hinge: 0, from: 0, for: 2))
+        #expect(shut.posture == .closed)
+        #expect(shut.setLidSwitch(closed: false, at: 2).map { $0.posture != .closed } == true)
+        #expect(!Self.run(&shut, Self.hold(hinge: hinge, flipped: hinge > 180, from: 2, for: 3)).contains { $0.posture == .closed })
+    }
+
+    @Test func aLidSwitchClosingOnAFoldedBackMachineIsTablet() throws {
+        // Some convertibles' magnets close SW_LID when folded back: shut, and the path says
+        // folded back, is a tablet on the magnet (not a disagreement).
         var detector = try PostureDetector()
         _ = detector.setLidSwitch(closed: false, at: 0)
         _ = Self.run(&detector, Self.hold(hinge: 320, flipped: true, from: 0, for: 2))
@@ -157,7 +196,7 @@ import Testing
         #expect(detector.setLidSwitch(closed: true, at: 4) == nil)
         #expect(Self.run(&detector, Self.hold(hinge: 359, flipped: true, from: 4, for: 2)).isEmpty)
         #expect(detector.posture == .tablet)
-        #expect(detector.statistics.lidContradictions == 1)
+        #expect(detector.statistics.lidDisagreements == 0)
         // With no path (a fresh start folded back), the same switch decides: closed.
         var fresh = try PostureDetector()
         _ = Self.run(&fresh, Self.hold(hinge: 359, flipped: true, from: 0, for: 2))
@@ -206,6 +245,26 @@ import Testing
         }
         #expect(Self.run(&detector, side).isEmpty)
         #expect(detector.hold == .hingeVertical)
+        #expect(detector.posture == .laptop)
+        // Issue 38: the hold says since when (one hold, from the first reading on its side, as
+        // the daemon's `held_for` reports it)…
+        let since = try #require(detector.holdSince)
+        #expect(since >= 2 && since <= 2.02, "\(since)")
+        #expect(try #require(detector.lastInputTime) - since > 1.9)
+        // …and laid down again (at once: a 90° step no hand makes), it decides as soon as the
+        // filters have taken the step (the filtered magnitude dips to 0.7 g half way between
+        // the two directions and is back within acceleration-tolerance after about 2τ) and
+        // motion-holdoff has passed; not after the twice-filtered direction's slow tail
+        // (0.66 s before the step's own rate of turn took part in the motion test).
+        let back = Self.hold(hinge: 110, from: 4, for: 1)
+        var decidedAt: Double? = nil
+        for sample in back {
+            _ = detector.process(sample)
+            if decidedAt == nil, detector.hold == nil { decidedAt = sample.time }
+        }
+        let decided = try #require(decidedAt)
+        #expect(decided <= 4 + 2 * detector.configuration.filterTimeConstant + detector.configuration.motionHoldoff + 0.05, "\(decided)")
+        #expect(detector.holdSince == nil)
         #expect(detector.posture == .laptop)
     }
 

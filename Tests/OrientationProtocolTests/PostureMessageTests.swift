@@ -7,12 +7,15 @@ import Testing
 @Suite struct PostureMessageTests {
     static let messages: [(PostureState, String)] = [
         (PostureState(present: true, posture: .laptop, hingeAngle: 112, hold: nil),
-         "{\"type\":\"posture\",\"present\":true,\"posture\":\"laptop\",\"hinge\":112,\"hold\":null}"),
+         "{\"type\":\"posture\",\"present\":true,\"posture\":\"laptop\",\"hinge\":112,\"hold\":null,\"held_for\":null}"),
         (PostureState(present: true, posture: .tablet, hingeAngle: 360, hold: .hingeVertical),
-         "{\"type\":\"posture\",\"present\":true,\"posture\":\"tablet\",\"hinge\":360,\"hold\":\"hinge-vertical\"}"),
+         "{\"type\":\"posture\",\"present\":true,\"posture\":\"tablet\",\"hinge\":360,\"hold\":\"hinge-vertical\",\"held_for\":null}"),
         (PostureState(present: true, posture: .unknown, hingeAngle: nil, hold: .closedOrFoldedBack),
-         "{\"type\":\"posture\",\"present\":true,\"posture\":\"unknown\",\"hinge\":null,\"hold\":\"closed-or-folded-back\"}"),
-        (PostureState(), "{\"type\":\"posture\",\"present\":false,\"posture\":\"unknown\",\"hinge\":null,\"hold\":null}"),
+         "{\"type\":\"posture\",\"present\":true,\"posture\":\"unknown\",\"hinge\":null,\"hold\":\"closed-or-folded-back\",\"held_for\":null}"),
+        // Issue 38: held on its side for 12.5 s.
+        (PostureState(present: true, posture: .laptop, hingeAngle: 95, hold: .hingeVertical, heldFor: 12.5),
+         "{\"type\":\"posture\",\"present\":true,\"posture\":\"laptop\",\"hinge\":95,\"hold\":\"hinge-vertical\",\"held_for\":12.5}"),
+        (PostureState(), "{\"type\":\"posture\",\"present\":false,\"posture\":\"unknown\",\"hinge\":null,\"hold\":null,\"held_for\":null}"),
     ]
 
     @Test(arguments: messages.indices)
@@ -39,6 +42,9 @@ import Testing
         ("{\"type\":\"posture\",\"present\":true,\"posture\":\"flat\",\"hinge\":720}", PostureState(present: true, posture: .flat)),
         ("{\"type\":\"posture\",\"present\":true,\"posture\":\"flat\",\"hinge\":\"180\"}", PostureState(present: true, posture: .flat)),
         ("{\"type\":\"posture\"}", PostureState()),
+        // A held_for that is negative, not finite or not a number is none (an older server sends none).
+        ("{\"type\":\"posture\",\"present\":true,\"posture\":\"flat\",\"held_for\":-1}", PostureState(present: true, posture: .flat)),
+        ("{\"type\":\"posture\",\"present\":true,\"posture\":\"flat\",\"held_for\":\"3\"}", PostureState(present: true, posture: .flat)),
     ]
 
     @Test(arguments: tolerant.indices)
@@ -60,7 +66,7 @@ import Testing
     @Test func theStateReplyCarriesThePosture() throws {
         let posture = PostureState(present: true, posture: .tent, hingeAngle: 290, hold: nil)
         let reply = ServerMessage.state(state: OrientationState(), age: nil, sensorActive: false, subscribers: 0, posture: posture, id: nil)
-        #expect(reply.line.hasSuffix(",\"posture\":{\"present\":true,\"posture\":\"tent\",\"hinge\":290,\"hold\":null}}"))
+        #expect(reply.line.hasSuffix(",\"posture\":{\"present\":true,\"posture\":\"tent\",\"hinge\":290,\"hold\":null,\"held_for\":null}}"))
         #expect(try ServerMessage.parse(Array(reply.line.utf8)) == reply)
         let old = ServerMessage.state(state: OrientationState(), age: nil, sensorActive: false, subscribers: 0, id: nil)
         #expect(try ServerMessage.parse(Array(old.line.utf8)) == old)

@@ -53,6 +53,55 @@ import Testing
         #expect(check.stderr.contains("\(config): not valid"), "\(check.stderr)")
     }
 
+    /// Issue 38: a config number is a decimal, or refused. Swift's `Double(String)` (C's strtod)
+    /// read `0x10` as 16 and stopped at a NUL byte (`0\0 5` was 0); every section's numbers are
+    /// read by one parser now. Each row: section, key, the value as written (bytes), what the
+    /// refusal names.
+    static let notDecimal: [(section: String, key: String, value: String, names: String)] = [
+        ("detector", "gravity", "0x10", "gravity"),
+        ("posture", "gravity", "0x10", "gravity"),
+        ("posture", "settle-time", "0\u{0} 5", "settle-time"),
+        ("posture", "hinge-speed", "inf", "hinge-speed"),
+        ("sensor", "still-interval", "0x1", "still-interval"),
+        ("sensor", "scale", "0x1p-4", "scale"),
+        ("sensor", "poll-rate", "1e1\u{0}0", "poll-rate"),
+        ("server", "requests-per-second", "0x20", "requests-per-second"),
+        ("server", "idle-timeout", "nan", "idle-timeout"),
+        ("server", "max-clients", "5\u{0}0", "max-clients"),
+        ("light", "scale", "0X2", "scale"),
+    ]
+
+    @Test(arguments: notDecimal)
+    func aNumberThatIsNotADecimalIsRefused(_ row: (section: String, key: String, value: String, names: String)) throws {
+        let dir = temporaryDirectory()
+        let config = dir + "/n.conf"
+        writeText(config, "[\(row.section)]\n\(row.key) = \(row.value)\n")
+        let check = try ChildProcess([Build.orientationd, "--check-config", config], directory: dir)
+        #expect(check.wait() == 1, "\(row): \(check.stdout)")
+        #expect(check.stderr.contains("\(config):2: ") && check.stderr.contains(row.names), "\(row): \(check.stderr)")
+        #expect(check.stderr.contains("\(config): not valid (1 problem)"), "\(check.stderr)")
+        // The same key with a plain decimal passes: the refusal is the syntax's, not the value's.
+        writeText(config, "[\(row.section)]\n\(row.key) = \(row.key == "max-clients" ? "5" : row.key == "gravity" ? "9.8" : "1.5")\n")
+        let plain = try ChildProcess([Build.orientationd, "--check-config", config], directory: dir)
+        #expect(plain.wait() == 0, "\(row): \(plain.stderr)")
+    }
+
+    /// Issue 38: a filter time constant so short that the filter's gain rounds to 1 left the
+    /// posture detector inert (every reading counted as moving); --check-config refuses it and
+    /// says why.
+    @Test(arguments: ["0.002", "0.0333"])
+    func aFilterTimeConstantThatLeavesThePostureInertIsRefused(_ value: String) throws {
+        let dir = temporaryDirectory()
+        let config = dir + "/f.conf"
+        writeText(config, "[posture]\nfilter-time-constant = \(value)\n")
+        let check = try ChildProcess([Build.orientationd, "--check-config", config], directory: dir)
+        #expect(check.wait() == 1, "\(check.stdout)")
+        #expect(check.stderr.contains("\(config):2: filter-time-constant (\(value)) is too short for readings up to gap-reset (1.0) apart")
+                && check.stderr.contains("no posture would ever be decided"), "\(check.stderr)")
+        writeText(config, "[posture]\nfilter-time-constant = 0.04\n")
+        #expect(try ChildProcess([Build.orientationd, "--check-config", config], directory: dir).wait() == 0)
+    }
+
     @Test func calibratesLineIsValid() throws {
         let dir = temporaryDirectory()
         let config = dir + "/m.conf"

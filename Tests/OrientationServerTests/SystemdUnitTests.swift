@@ -38,6 +38,25 @@ import TestSupport
         #expect(run.stderr.isEmpty, "warnings: \(run.stderr)")
     }
 
+    /// Issue 38: the shipped service grants no /dev/uinput (the tablet-mode switch is off by
+    /// default); the drop-in that turning it on takes, as orientationd(8) gives it, verifies and
+    /// is what grants it.
+    @Test func uinputIsGrantedOnlyByTheDocumentedDropIn() throws {
+        let unit = readText(Build.repository + "/systemd/orientationd.service")
+        #expect(!unit.split(separator: "\n").contains { $0.hasPrefix("DeviceAllow=") && $0.contains("uinput") }, "\(unit)")
+        let page = readText(Build.repository + "/man/orientationd.8.extra")
+        #expect(page.contains(".SH TABLET MODE SWITCH") && page.contains("sudo systemctl edit orientationd")
+                && page.contains("DeviceAllow=/dev/uinput rw"), "\(page)")
+        let directory = try Self.stagedUnits()
+        let dropIns = directory + "/orientationd.service.d"
+        #expect(mkdir(dropIns, 0o755) == 0)
+        writeText(dropIns + "/override.conf", "[Service]\nDeviceAllow=/dev/uinput rw\n")
+        let run = try ChildProcess(["/usr/bin/systemd-analyze", "verify", directory + "/orientationd.service"], directory: directory,
+                                   environment: ["SYSTEMD_UNIT_PATH=" + directory + ":", "PATH=/usr/bin:/bin"])
+        #expect(run.wait() == 0, "systemd-analyze verify with the drop-in: \(run.stdout)\(run.stderr)")
+        #expect(run.stderr.isEmpty, "warnings: \(run.stderr)")
+    }
+
     @Test func theServiceIsWellSandboxed() throws {
         let directory = try Self.stagedUnits()
         let run = try ChildProcess(["/usr/bin/systemd-analyze", "security", "--offline=yes", directory + "/orientationd.service"],

@@ -14,6 +14,27 @@ import Testing
         #expect(svg.contains("showing 10.000–40.000 s. Score (whole recording): 9 transitions"))
     }
 
+    /// Issue 38: a log whose first row holds 1e308 (finite, but its magnitude overflows) was
+    /// refused with "the recording's time span changed while it was read": the span pass took
+    /// the row, the drawing pass's scale learned infinity from it and zeroed the next. The row is
+    /// ignored by every pass now, and the plot says so.
+    @Test func aFirstRowOf1e308IsIgnoredAndNamed() throws {
+        let lines = try String(contentsOfFile: "data/xio-fusion/handheld.log", encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let header = lines.prefix { $0.hasPrefix("#") }
+        let data = lines.dropFirst(header.count)
+        let columns = try #require(data.first)
+        let rows = data.dropFirst().prefix(300)
+        let first = try #require(rows.first).split(separator: ",")
+        let poisoned = ([first[0], "1e308"] + first.dropFirst(2)).joined(separator: ",")
+        let text = (header + [columns, Substring(poisoned)] + rows.dropFirst()).joined(separator: "\n") + "\n"
+        let log = try CommandRunner.temporaryFile("big.log", contents: text)
+        let output = try CommandRunner.temporaryFile("big.svg", contents: "")
+        let result = try CommandRunner.run(["plot", log, "-o", output])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stderr.contains("time span changed"), "\(result.stderr)")
+        #expect(result.stderr.contains("1 sample ignored (1 not finite or overflowing, 0 zero)"), "\(result.stderr)")
+    }
+
     @Test func writesToStandardOutput() throws {
         let result = try CommandRunner.run(["plot", "data/xio-fusion/handheld.log", "-o", "-", "--set", "settle-time=0.2", "--ignore-gyro"])
         #expect(result.status == 0, "\(result.stderr)")
