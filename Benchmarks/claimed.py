@@ -308,8 +308,10 @@ class BufferFeeder(threading.Thread):
 
     def rate(self):
         try:
+            # libiio writes the attribute with a NUL after the text (a real sysfs file keeps
+            # only the number; umockdev's keeps what was written).
             with open(self.frequency_path) as f:
-                value = float(f.read().strip())
+                value = float(f.read().replace("\0", "").strip())
             return value if 0.1 <= value <= 10000 else RATE
         except (OSError, TypeError, ValueError):
             return RATE
