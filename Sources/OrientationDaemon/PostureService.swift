@@ -343,39 +343,38 @@ public final class PostureService: Sendable {
     }
 
     /// The lid switch (`SW_LID`, ACPI's `Lid Switch`), read while the posture is: what tells a
-    /// shut lid from one folded all the way back when the halves lie together. `nil` where there
-    /// is none (discovery on an owner thread: libudev blocks) or its reader cannot start.
+    /// shut lid from one folded all the way back when the halves lie together.
     private func startLidSwitch(generation: Int) async -> InputSwitchReader? {
-        guard let found = await OwnerThread.run(name: "od-udev-scan", { try? InputSwitchDiscovery.lidSwitches() }),
-              let device = found?.first else { return nil }
-        let reader = InputSwitchReader.lid(node: device.node, onChange: { [weak self] closed, time in
+        await startSwitch(.lid, "lid switch", find: { () throws(SensorError) in try InputSwitchDiscovery.lidSwitches() }) { [weak self] closed, time in
             self?.lidChanged(closed: closed, at: time, generation: generation)
-        }, onEnd: { [logger] failure in
-            if let failure { logger.warning("the lid switch stopped; posture goes on without it", metadata: ["reason": "\(failure)"]) }
-        })
-        do { try reader.start() } catch {
-            logger.warning("cannot read the lid switch", metadata: ["device": "\(device.node)", "error": "\(error)"])
-            return nil
         }
-        return reader
     }
 
     /// The machine's own tablet-mode switch (`SW_TABLET_MODE`), read while the posture is: on a
     /// convertible with one accelerometer it is the posture (``TabletModeSwitchRule``); beside a
-    /// measured angle, it says folded or not and the angle says which. `nil` where there is none.
+    /// measured angle, it says folded or not and the angle says which.
     private func startTabletModeSwitch(generation: Int) async -> InputSwitchReader? {
-        guard let found = await OwnerThread.run(name: "od-udev-scan", { try? InputSwitchDiscovery.realTabletModeSwitches() }),
-              let device = found?.first else { return nil }
-        let reader = InputSwitchReader.tabletMode(node: device.node, onChange: { [weak self] on, _ in
+        await startSwitch(.tabletMode, "tablet-mode switch", find: { () throws(SensorError) in try InputSwitchDiscovery.realTabletModeSwitches() }) { [weak self] on, _ in
             self?.tabletModeChanged(on: on, generation: generation)
-        }, onEnd: { [logger] failure in
-            if let failure { logger.warning("the tablet-mode switch stopped; posture goes on without it", metadata: ["reason": "\(failure)"]) }
+        }
+    }
+
+    /// Starts a reader of switch `code` on the first device `find` returns (discovery on an owner
+    /// thread: libudev blocks). `nil` where there is none or its reader cannot start (said in the
+    /// log); a reader that stops later is said too, and posture goes on without it.
+    private func startSwitch(_ code: InputSwitchCode, _ noun: String, find: @escaping @Sendable () throws(SensorError) -> [InputSwitchDevice],
+                             onChange: @escaping @Sendable (_ on: Bool, _ time: Double) -> Void) async -> InputSwitchReader? {
+        guard let found = await OwnerThread.run(name: "od-udev-scan", { try? find() }), let device = found?.first else { return nil }
+        let reader = InputSwitchReader(node: device.node, code: code, onChange: { onChange($0.isOn, $0.time) }, onEnd: { [logger] failure in
+            if let failure { logger.warning("the \(noun) stopped; posture goes on without it", metadata: ["reason": "\(failure)"]) }
         })
         do { try reader.start() } catch {
-            logger.warning("cannot read the tablet-mode switch", metadata: ["device": "\(device.node)", "error": "\(error)"])
+            logger.warning("cannot read the \(noun)", metadata: ["device": "\(device.node)", "error": "\(error)"])
             return nil
         }
-        logger.info("reading the machine's tablet-mode switch", metadata: ["device": "\(device.node)", "name": "\(device.name ?? device.id)"])
+        if code == .tabletMode {
+            logger.info("reading the machine's \(noun)", metadata: ["device": "\(device.node)", "name": "\(device.name ?? device.id)"])
+        }
         return reader
     }
 

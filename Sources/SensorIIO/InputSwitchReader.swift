@@ -76,13 +76,6 @@ public final class InputSwitchReader: Sendable {
         InputSwitchReader(node: node, code: .lid, onChange: { onChange($0.isOn, $0.time) }, onEnd: onEnd)
     }
 
-    /// A reader of a tablet-mode switch (`SW_TABLET_MODE`: intel-vbtn, intel-hid, thinkpad_acpi,
-    /// asus-wmi, ...) on `node`: whether the machine says it is folded into a tablet, and when.
-    public static func tabletMode(node: String, onChange: @escaping @Sendable (_ on: Bool, _ time: Double) -> Void,
-                                  onEnd: @escaping @Sendable (_ failure: String?) -> Void) -> InputSwitchReader {
-        InputSwitchReader(node: node, code: .tabletMode, onChange: { onChange($0.isOn, $0.time) }, onEnd: onEnd)
-    }
-
     /// Starts the reader's thread. Call once.
     public func start() throws(SensorError) {
         try thread.startReader()
