@@ -13,6 +13,11 @@ import OrientationCore
 ///    orientation's edge; otherwise no label.
 /// 3. Runs of one label shorter than ``minimumRun`` are dropped; consecutive remaining runs of
 ///    the same label merge across what lies between them. Each resulting run is a transition.
+/// 4. Only when asked (``withoutShortTilts(shorterThan:)``, `evaluate --short-tilt`; issue 41): a
+///    run shorter than the limit between two runs of one label is a short tilt that returns
+///    (pitching a phone toward the face, showing it to someone, a step while reading), not a
+///    turn: it is dropped and its neighbours merge. An event published for it then scores as
+///    any event no transition explains.
 ///
 /// Samples with a non-finite or all-zero acceleration are skipped, as the detector skips them.
 public struct GroundTruth: Sendable {
@@ -26,6 +31,8 @@ public struct GroundTruth: Sendable {
     public static let edgeTolerance = 30.0
     /// Shortest run that counts, seconds.
     public static let minimumRun = 0.5
+    /// The limit issue 41 names for rule 4: a tilt that returns within 1.5 s is not a turn.
+    public static let shortTiltLimit = 1.5
 
     /// One accepted sample as the truth sees it.
     public struct Point: Hashable, Sendable {
@@ -135,5 +142,28 @@ public struct GroundTruth: Sendable {
             }
         }
         return merged
+    }
+
+    /// This truth with rule 4 applied: every run shorter than `limit` seconds whose neighbours
+    /// have one label is dropped and the neighbours merged (repeatedly: the merged run may close
+    /// another such triple). The points are kept as they are. A `limit` of 0 or less changes
+    /// nothing.
+    public func withoutShortTilts(shorterThan limit: Double) -> GroundTruth {
+        GroundTruth(points: points, runs: Self.withoutShortTilts(runs, shorterThan: limit))
+    }
+
+    /// Rule 4 over rule 3's runs (in time order, no two neighbours of one label).
+    static func withoutShortTilts(_ runs: [TruthRun], shorterThan limit: Double) -> [TruthRun] {
+        var kept: [TruthRun] = []
+        for run in runs {
+            kept.append(run)
+            while kept.count >= 3 {
+                let n = kept.count
+                guard kept[n - 2].duration < limit, kept[n - 3].orientation == kept[n - 1].orientation else { break }
+                kept[n - 3].end = kept[n - 1].end
+                kept.removeLast(2)
+            }
+        }
+        return kept
     }
 }

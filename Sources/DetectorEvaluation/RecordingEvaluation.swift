@@ -18,10 +18,12 @@ public struct RecordingEvaluation: Sendable {
     ///
     /// - Throws: ``ConfigurationError`` when the configuration is invalid.
     public init(samples: [Sample], configuration: OrientationDetector.Configuration = .init(),
-                ignoreGyroscope: Bool = false, governor: SampleRateGovernor.Configuration = .off) throws(ConfigurationError) {
+                ignoreGyroscope: Bool = false, governor: SampleRateGovernor.Configuration = .off,
+                shortTilts: Double = 0) throws(ConfigurationError) {
         var iterator = samples.makeIterator()
         do {
-            try self.init(configuration: configuration, ignoreGyroscope: ignoreGyroscope, governor: governor) { iterator.next() }
+            try self.init(configuration: configuration, ignoreGyroscope: ignoreGyroscope, governor: governor,
+                          shortTilts: shortTilts) { iterator.next() }
         } catch let error as ConfigurationError {
             throw error
         } catch {
@@ -33,15 +35,19 @@ public struct RecordingEvaluation: Sendable {
     /// detector, as the daemon's pipeline does, scoring as they
     /// come: memory stays bounded by the events and the truth's runs, whatever the length (a
     /// ``GroundTruthBuilder`` keeps only the points scoring reads). The same score, events and
-    /// statistics as ``init(samples:configuration:ignoreGyroscope:governor:)`` on the same samples.
+    /// statistics as ``init(samples:configuration:ignoreGyroscope:governor:shortTilts:)`` on the same samples.
     ///
     /// With a `governor` (``SampleRateGovernor``), the detector sees only the samples a reader
     /// slowed by it would have taken, as the daemon reads a polled sensor; the truth still comes
     /// from every sample.
     ///
+    /// With `shortTilts` > 0 the truth drops its runs shorter than that between two runs of one
+    /// label (``GroundTruth/withoutShortTilts(shorterThan:)``, issue 41).
+    ///
     /// - Throws: ``ConfigurationError`` for an invalid configuration; whatever `next` throws.
     public init(configuration: OrientationDetector.Configuration = .init(), ignoreGyroscope: Bool = false,
-                governor: SampleRateGovernor.Configuration = .off, samples next: () throws -> Sample?) throws {
+                governor: SampleRateGovernor.Configuration = .off, shortTilts: Double = 0,
+                samples next: () throws -> Sample?) throws {
         var detector = try OrientationDetector(configuration: configuration)
         var pace = SampleRateGovernor(configuration: governor)
         var events: [OrientationEvent] = []
@@ -60,7 +66,7 @@ public struct RecordingEvaluation: Sendable {
             }
             pace.observe(sample, settled: detector.isSettled)
         }
-        let built = truth.finish()
+        let built = truth.finish().withoutShortTilts(shorterThan: shortTilts)
         self.events = events
         self.truth = built
         score = EvaluationScore(events: events, truth: built)

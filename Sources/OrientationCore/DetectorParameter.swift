@@ -114,6 +114,8 @@ extension OrientationDetector.Configuration {
         .number("gap-reset", "s", "a longer gap between samples, or time going backwards, restarts the filters", \.gapReset),
         .number("dead-band", "deg", "hysteresis between adjacent orientations: leaving needs 45 + dead-band/2 degrees", \.deadBand),
         .number("diagonal-exclusion", "deg", "a new in-plane orientation is entered only within 45 − half this of its edge", \.diagonalExclusion),
+        .number("steep-tilt", "deg", "beyond this tilt from upright the in-plane direction is weak and steep-dead-band applies", \.steepTilt),
+        .number("steep-dead-band", "deg", "dead-band beyond steep-tilt: leaving needs 45 + steep-dead-band/2 degrees", \.steepDeadBand),
         .tilt("portrait-tilt", "tilts at which portrait may be entered or kept", \.portraitTilt),
         .tilt("portrait-upside-down-tilt", "tilts at which portrait-upside-down may be entered or kept", \.portraitUpsideDownTilt),
         .tilt("landscape-left-tilt", "tilts at which landscape-left may be entered or kept", \.landscapeLeftTilt),

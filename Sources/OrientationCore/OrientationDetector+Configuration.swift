@@ -31,6 +31,14 @@ extension OrientationDetector {
         /// start, or after face-up/face-down), and a device swung more than that off the opposite
         /// edge (a handed-over phone, screen half down) does not flip to it.
         public var diagonalExclusion: Double = 30
+        /// Beyond this tilt either way (degrees from upright) the in-plane direction is weak: a
+        /// phone read while walking, 60–70° back, wobbles 60–70° toward an edge it is not turned
+        /// to (issue 41). There, leaving the published in-plane orientation needs
+        /// `45 + steepDeadBand/2` degrees instead of `45 + deadBand/2`.
+        public var steepTilt: Double = 55
+        /// The dead band beyond ``steepTilt``: with 70 leaving needs more than 80°, a turn nearly
+        /// complete. Equal to ``deadBand`` it changes nothing.
+        public var steepDeadBand: Double = 70
         /// Tilts at which each in-plane orientation may be entered or kept. Outside its range, no
         /// in-plane candidate exists and the published orientation is kept.
         public var portraitTilt = TiltRange(-50, 72)
@@ -167,6 +175,8 @@ extension OrientationDetector {
             check { () throws(ConfigurationError) in try positive(gapReset, "gap-reset") }
             check { () throws(ConfigurationError) in try angle(deadBand, "dead-band", below: 90) }
             check { () throws(ConfigurationError) in try angle(diagonalExclusion, "diagonal-exclusion", below: 90) }
+            check { () throws(ConfigurationError) in try angle(steepTilt, "steep-tilt", below: 90) }
+            check { () throws(ConfigurationError) in try angle(steepDeadBand, "steep-dead-band", below: 90) }
             for (range, name) in [(portraitTilt, "portrait-tilt"), (portraitUpsideDownTilt, "portrait-upside-down-tilt"),
                                   (landscapeLeftTilt, "landscape-left-tilt"), (landscapeRightTilt, "landscape-right-tilt")] {
                 check { () throws(ConfigurationError) in

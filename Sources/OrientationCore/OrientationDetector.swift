@@ -46,6 +46,9 @@ public struct OrientationDetector: Sendable {
     private let sinTiltLimits: [(lower: Double, upper: Double)]
     /// cos(45° + dead-band/2): staying in the published orientation needs at least this.
     private let cosKeep: Double
+    /// The same beyond steep-tilt: cos(45° + steep-dead-band/2), and sin(steep-tilt).
+    private let cosKeepSteep: Double
+    private let sinSteep: Double
     /// cos(45° − diagonal-exclusion/2): acquiring from no reference needs at least this.
     private let cosAcquire: Double
 
@@ -119,6 +122,8 @@ public struct OrientationDetector: Sendable {
             return (sinDegrees(range.lower), sinDegrees(range.upper))
         }
         cosKeep = cMath_cos(radians(45 + configuration.deadBand / 2))
+        cosKeepSteep = cMath_cos(radians(45 + configuration.steepDeadBand / 2))
+        sinSteep = sinDegrees(configuration.steepTilt)
         cosAcquire = cMath_cos(radians(45 - configuration.diagonalExclusion / 2))
         motion = MotionTracker(window: configuration.motionWindow)
         steadiness = DirectionHistory(window: configuration.steadyWindow)
@@ -303,7 +308,8 @@ public struct OrientationDetector: Sendable {
         let inPlane = (v.x * v.x + v.y * v.y).squareRoot()
         guard inPlane > 0 else { return nil }
         let turns: Int
-        if let current = orientation.quarterTurns, Self.dot(v, quarterTurns: current) >= cosKeep * inPlane {
+        let keep = abs(sinTilt) > sinSteep ? cosKeepSteep : cosKeep
+        if let current = orientation.quarterTurns, Self.dot(v, quarterTurns: current) >= keep * inPlane {
             turns = current
         } else {
             let nearest = abs(v.x) > abs(v.y) ? (v.x > 0 ? 3 : 1) : (v.y > 0 ? 2 : 0)

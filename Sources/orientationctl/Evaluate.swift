@@ -53,6 +53,7 @@ struct Evaluate: ParsableCommand {
     func validate() throws {
         guard !files.isEmpty || scenarios else { throw ValidationError("give at least one log, or --scenarios") }
         guard rate.isFinite, rate >= 1, rate <= 10_000 else { throw ValidationError("--rate must be between 1 and 10000 Hz") }
+        guard shortTilt.isFinite, shortTilt >= 0, shortTilt <= 60 else { throw ValidationError("--short-tilt must be between 0 and 60 s") }
     }
 
     @Flag(help: "One JSON object per log per line.")
@@ -68,7 +69,17 @@ struct Evaluate: ParsableCommand {
 
     @OptionGroup var pace: GovernorOptions
 
+    @Option(help: ArgumentHelp("Score the inputs at N values of one numeric parameter from A to B (default 6, plus the value in use): "
+                               + "false rotations, missed turns and latency per value (issue 41).", valueName: "name=A..B[:N]"))
+    var sweep: String?
+
+    @Option(name: .customLong("short-tilt"),
+            help: ArgumentHelp("Truth: a run shorter than this between two runs of one label is a tilt that returns, not a turn "
+                               + "(issue 41 names 1.5; default 0, off).", valueName: "seconds"))
+    var shortTilt: Double = 0
+
     func run() throws {
+        if let sweep { return try runSweep(sweep) }
         let (configuration, postureSettings) = try detector.configurations()
         let governor = try pace.configuration(detector: configuration)
         var output = OutputBuffer()
@@ -89,14 +100,16 @@ struct Evaluate: ParsableCommand {
             do {
                 if let scenario {
                     evaluation = try RecordingEvaluation(samples: scenario.samples(rate: rate, gyroscope: !ignoreGyro),
-                                                         configuration: configuration, ignoreGyroscope: ignoreGyro, governor: governor)
+                                                         configuration: configuration, ignoreGyroscope: ignoreGyro, governor: governor,
+                                                         shortTilts: shortTilt)
                 } else {
                     var reader = try SensorLogReader(path: file)
                     // A convertible's log: its rows feed the posture detector on the way, the
                     // display's samples go on to the orientation detector.
                     var posture = reader.hasBase || reader.hasLid ? try PostureReplay(configuration: postureSettings.detector) : nil
                     let metadata = reader.metadata
-                    evaluation = try RecordingEvaluation(configuration: configuration, ignoreGyroscope: ignoreGyro, governor: governor) {
+                    evaluation = try RecordingEvaluation(configuration: configuration, ignoreGyroscope: ignoreGyro, governor: governor,
+                                                         shortTilts: shortTilt) {
                         while let record = try reader.nextRecord() {
                             if posture != nil { _ = posture!.feed(record) }
                             if let sample = record.sample { return sample }
@@ -176,7 +189,7 @@ struct Evaluate: ParsableCommand {
             var counted: [String] = []
             if scoredLogs > 0 || scoredScenarios == 0 { counted.append("\(scoredLogs) log\(scoredLogs == 1 ? "" : "s")") }
             if scoredScenarios > 0 { counted.append("\(scoredScenarios) scenario\(scoredScenarios == 1 ? "" : "s")") }
-            let line = "total (\(counted.joined(separator: ", "))\(ignoreGyro ? ", gyroscope ignored" : "")): \(Self.text(total))"
+            let line = "total (\(counted.joined(separator: ", "))\(ignoreGyro ? ", gyroscope ignored" : "")\(shortTilt > 0 ? ", tilts returning within \(shortTilt) s not turns" : "")): \(Self.text(total))"
             if json { printError(line) } else {
                 output.appendLine(line)
                 output.flush()

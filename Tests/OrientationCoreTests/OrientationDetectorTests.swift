@@ -168,6 +168,35 @@ import Testing
         #expect(detector.orientation == row.expected)
     }
 
+    struct SteepHysteresis: Sendable, CustomStringConvertible {
+        let tilt: Double, to: Double, expected: DeviceOrientation
+        var description: String { "tilt \(tilt)°: 0° → \(to)°" }
+    }
+
+    /// Issue 41: beyond `steep-tilt` (55°) the dead band is `steep-dead-band` (70°), so leaving
+    /// portrait needs more than 80° there: a phone read at 60–70° while walking wobbles 60–70°
+    /// toward an edge and must not turn; a real turn ends near 90° and still does. Below 55°
+    /// the 67.5° of `dead-band` apply, as before; landscape's tilt limit is 72°. (Screen-down,
+    /// beyond portrait's −50° limit, there is no in-plane candidate at all.)
+    static let steepHysteresis: [SteepHysteresis] = [
+        .init(tilt: 60, to: 70, expected: .portrait),       // turned with the default dead band alone
+        .init(tilt: 65, to: 78, expected: .portrait),
+        .init(tilt: 65, to: 82, expected: .landscapeLeft),
+        .init(tilt: 60, to: 90, expected: .landscapeLeft),
+        .init(tilt: 60, to: -75, expected: .portrait),
+        .init(tilt: 60, to: -85, expected: .landscapeRight),
+        .init(tilt: 50, to: 70, expected: .landscapeLeft),  // below steep-tilt: the usual 67.5°
+    ]
+
+    @Test(arguments: steepHysteresis)
+    func aSteepTiltNeedsANearlyCompleteTurn(_ row: SteepHysteresis) throws {
+        var detector = try OrientationDetector()
+        _ = detector.run(Still.samples(angle: 0, tilt: row.tilt, from: 0, duration: 2))
+        #expect(detector.orientation == .portrait)
+        _ = detector.run(Still.samples(angle: row.to, tilt: row.tilt, from: 2, duration: 2))
+        #expect(detector.orientation == row.expected)
+    }
+
     static func nearest(_ angle: Double) -> DeviceOrientation {
         DeviceOrientation.inPlane[((Int((angle / 90).rounded()) % 4) + 4) % 4]
     }
