@@ -46,10 +46,11 @@ else
 fi
 
 # Swift Testing's closing line: "✔ Test run with 131 tests in 20 suites passed after …"
-# (or "✘ … failed after … with N issues"); failed tests are the "✘ Test name(…) … failed" lines.
+# (or "✘ … failed after … with N issues", or "━ … passed after … with N known issues" when a
+# test records a known issue, withKnownIssue); failed tests are the "✘ Test name(…) … failed" lines.
 count() {
     local log=$1 status=$2 total failed
-    total=$(grep -aE '^(✔|✘) Test run with [0-9]+ tests?' "$log" | tail -n 1 | sed -E 's/.*with ([0-9]+) tests?.*/\1/')
+    total=$(grep -aE '^(✔|✘|━) Test run with [0-9]+ tests?' "$log" | tail -n 1 | sed -E 's/.*with ([0-9]+) tests?.*/\1/')
     failed=$(grep -aE '^✘ Test .* failed after' "$log" | grep -avc '^✘ Test run with')
     total=${total:-0}
     # A crashed test process prints no summary: count it as a failure.
