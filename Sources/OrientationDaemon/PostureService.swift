@@ -51,11 +51,9 @@ public final class PostureService: Sendable {
         var generation = 0
         var endedGeneration = 0
         var detector: PostureDetector
-        /// What the detector decided last (the angle's word), and the machine's tablet-mode
-        /// switch (`nil`: none, or not read yet): the published posture is
-        /// ``TabletModeSwitchRule``'s from both and the lid switch.
-        var measured = Posture.unknown
-        var tabletMode: Bool? = nil
+        /// What the published state is made of: the detector's last decision and the machine's
+        /// tablet-mode switch (``PostureStateRule``).
+        var rule = PostureStateRule()
         var merger: PostureSampleMerger
         var baseNormalizer = GravityNormalizer()
         /// How long each reader may wait before its next reading: slow while the posture is
@@ -261,8 +259,7 @@ public final class PostureService: Sendable {
 
     private func resetDetector(_ inner: inout Inner) {
         inner.detector.reset()
-        inner.measured = .unknown
-        inner.tabletMode = nil
+        inner.rule = PostureStateRule()
         _ = inner.merger.flush()
         inner.baseNormalizer = GravityNormalizer()
         publish(PostureState(present: inner.present, posture: .unknown, hingeAngle: nil, hold: .waitingForSensors), &inner)
@@ -283,8 +280,11 @@ public final class PostureService: Sendable {
     /// there are), the base, claims the display accelerometer and taps its readings where an
     /// angle is measured, and reads until cancelled or the base fails; then undoes all of it.
     private func run(generation: Int) async {
-        let lid = await startLidSwitch(generation: generation)
-        let tabletMode = await startTabletModeSwitch(generation: generation)
+        // One enumeration of the input switches for both (on an owner thread: libudev blocks).
+        let found: [InputSwitchDevice]?? = await OwnerThread.run(name: "od-udev-scan") { try? InputSwitchDiscovery.allSwitchDevices() }
+        let switches = (found ?? nil) ?? []
+        let lid = startLidSwitch(switches.first { $0.has(.lid) }, generation: generation)
+        let tabletMode = startTabletModeSwitch(switches.first { $0.has(.tabletMode) && !$0.isOrientationdTabletModeSwitch }, generation: generation)
         let hinge = await startHingeAngle(generation: generation)
         func readDisplay() {
             claims.set(Self.claimer, claimed: true)
@@ -344,8 +344,8 @@ public final class PostureService: Sendable {
 
     /// The lid switch (`SW_LID`, ACPI's `Lid Switch`), read while the posture is: what tells a
     /// shut lid from one folded all the way back when the halves lie together.
-    private func startLidSwitch(generation: Int) async -> InputSwitchReader? {
-        await startSwitch(.lid, "lid switch", find: { () throws(SensorError) in try InputSwitchDiscovery.lidSwitches() }) { [weak self] closed, time in
+    private func startLidSwitch(_ device: InputSwitchDevice?, generation: Int) -> InputSwitchReader? {
+        startSwitch(.lid, "lid switch", on: device) { [weak self] closed, time in
             self?.lidChanged(closed: closed, at: time, generation: generation)
         }
     }
@@ -353,18 +353,19 @@ public final class PostureService: Sendable {
     /// The machine's own tablet-mode switch (`SW_TABLET_MODE`), read while the posture is: on a
     /// convertible with one accelerometer it is the posture (``TabletModeSwitchRule``); beside a
     /// measured angle, it says folded or not and the angle says which.
-    private func startTabletModeSwitch(generation: Int) async -> InputSwitchReader? {
-        await startSwitch(.tabletMode, "tablet-mode switch", find: { () throws(SensorError) in try InputSwitchDiscovery.realTabletModeSwitches() }) { [weak self] on, _ in
+    /// (Not orientationd's own virtual switch: ``InputSwitchDevice/isOrientationdTabletModeSwitch``.)
+    private func startTabletModeSwitch(_ device: InputSwitchDevice?, generation: Int) -> InputSwitchReader? {
+        startSwitch(.tabletMode, "tablet-mode switch", on: device) { [weak self] on, _ in
             self?.tabletModeChanged(on: on, generation: generation)
         }
     }
 
-    /// Starts a reader of switch `code` on the first device `find` returns (discovery on an owner
-    /// thread: libudev blocks). `nil` where there is none or its reader cannot start (said in the
-    /// log); a reader that stops later is said too, and posture goes on without it.
-    private func startSwitch(_ code: InputSwitchCode, _ noun: String, find: @escaping @Sendable () throws(SensorError) -> [InputSwitchDevice],
-                             onChange: @escaping @Sendable (_ on: Bool, _ time: Double) -> Void) async -> InputSwitchReader? {
-        guard let found = await OwnerThread.run(name: "od-udev-scan", { try? find() }), let device = found?.first else { return nil }
+    /// Starts a reader of switch `code` on `device`. `nil` where there is none or its reader
+    /// cannot start (said in the log); a reader that stops later is said too, and posture goes
+    /// on without it.
+    private func startSwitch(_ code: InputSwitchCode, _ noun: String, on device: InputSwitchDevice?,
+                             onChange: @escaping @Sendable (_ on: Bool, _ time: Double) -> Void) -> InputSwitchReader? {
+        guard let device else { return nil }
         let reader = InputSwitchReader(node: device.node, code: code, onChange: { onChange($0.isOn, $0.time) }, onEnd: { [logger] failure in
             if let failure { logger.warning("the \(noun) stopped; posture goes on without it", metadata: ["reason": "\(failure)"]) }
         })
@@ -382,7 +383,7 @@ public final class PostureService: Sendable {
     private func tabletModeChanged(on: Bool, generation: Int) {
         inner.withLock { inner in
             guard inner.generation == generation else { return }
-            inner.tabletMode = on
+            inner.rule.tabletMode = on
             record(nil, &inner)
         }
         callbacks.drain()
@@ -456,16 +457,7 @@ public final class PostureService: Sendable {
     /// is logged once (``PostureDetector/lidDisagreement``).
     private func record(_ event: PostureEvent?, _ inner: inout Inner) {
         let detector = inner.detector
-        var state = inner.state
-        state.present = true
-        if let event {
-            inner.measured = event.posture
-            state.hingeAngle = event.hingeAngle
-        } else {
-            state.hingeAngle = state.posture == .unknown ? nil : detector.hingeAngle
-        }
-        state.hold = detector.hold
-        state.heldFor = detector.holdSince.map { since in max(0, (detector.lastInputTime ?? since) - since) }
+        let (state, publishes) = inner.rule.next(after: event, detector: detector, previous: inner.state)
         if detector.statistics.lidDisagreements > inner.lidDisagreementsLogged {
             inner.lidDisagreementsLogged = detector.statistics.lidDisagreements
             let closed = detector.lidClosed, angle = detector.hingeAngle ?? detector.rawHingeAngle
@@ -475,15 +467,7 @@ public final class PostureService: Sendable {
                                          "hinge": "\(angle.map { String(Int($0.rounded())) } ?? "none")"])
             }
         }
-        // The machine's tablet-mode switch, where there is one, says folded or not (issue 39).
-        state.posture = TabletModeSwitchRule.posture(measured: inner.measured, tabletMode: inner.tabletMode, lidClosed: inner.detector.lidClosed)
-        // Decided by the switches alone (no angle measured): nothing is held.
-        if inner.measured == .unknown && state.posture != .unknown {
-            state.hold = nil
-            state.heldFor = nil
-        }
-        let changed = state.posture != inner.state.posture
-        if event != nil || changed || (state.posture == .unknown && state.hold != inner.state.hold) {
+        if publishes {
             publish(state, &inner)
         } else {
             inner.state = state

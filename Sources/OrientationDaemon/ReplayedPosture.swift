@@ -17,7 +17,7 @@ import Synchronization
 ///   `orientationctl replay`, so both decide the same postures).
 /// - A looping replay's next pass (its display times one ``ReplaySource/period`` later) starts
 ///   the rows again from the first, one period later too.
-/// - What is published follows the live service's rule: a decided posture when it changes; while
+/// - What is published follows the live service's rule (``PostureStateRule``): a decided posture when it changes; while
 ///   unknown, why it is held. The state starts present (the log is a convertible's), unknown and
 ///   waiting for sensors.
 /// - `publish` is called outside the lock, in order.
@@ -26,6 +26,7 @@ final class ReplayedPosture: Sendable {
         var detector: PostureDetector
         var cursor = 0
         var offset = 0.0
+        var rule = PostureStateRule()
         var state = PostureState(present: true, posture: .unknown, hingeAngle: nil, hold: .waitingForSensors)
     }
 
@@ -90,17 +91,10 @@ final class ReplayedPosture: Sendable {
         inner.cursor += 1
     }
 
-    /// The live service's rule (``PostureService``): a decided posture goes out when it changes;
-    /// while unknown, a new hold goes out too.
+    /// The live service's rule (``PostureStateRule``): what is published, and when.
     private func record(_ event: PostureEvent?, _ inner: inout Inner) {
-        var state = inner.state
-        if let event {
-            state.posture = event.posture
-            state.hingeAngle = event.hingeAngle
-        }
-        state.hold = inner.detector.hold
-        let changed = event != nil || (state.posture == .unknown && state.hold != inner.state.hold)
+        let (state, publishes) = inner.rule.next(after: event, detector: inner.detector, previous: inner.state)
         inner.state = state
-        if changed { callbacks.enqueue { [publish, state] in publish(state) } }
+        if publishes { callbacks.enqueue { [publish, state] in publish(state) } }
     }
 }
