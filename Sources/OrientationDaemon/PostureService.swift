@@ -56,10 +56,14 @@ public final class PostureService: Sendable {
         var rule = PostureStateRule()
         var merger: PostureSampleMerger
         var baseNormalizer = GravityNormalizer()
-        /// How long each reader may wait before its next reading: slow while the posture is
-        /// settled and that sensor lies still (``SampleRateGovernor``), full rate otherwise.
-        var displayPace: SampleRateGovernor
-        var basePace: SampleRateGovernor
+        /// How long each reader may wait before its next reading, and whether the detector
+        /// needs the reading: slow while the posture is settled and that sensor lies still,
+        /// parked while every reader does (``PostureReadingPace``), full rate otherwise.
+        var pace: PostureReadingPace
+        /// How to make the base's and the hinge's readers read at once (the display moved while
+        /// parked); `nil` for a reader that cannot be woken or is not open.
+        var wakeBase: (@Sendable () -> Void)? = nil
+        var wakeHinge: (@Sendable () -> Void)? = nil
         var opens = 0
         var openLog = LogThrottle(interval: PostureService.logInterval)
         /// The base's "opened" line and the "posture unavailable" warning: through the same
@@ -109,9 +113,8 @@ public final class PostureService: Sendable {
         self.releaseDelay = releaseDelay
         self.onChange = onChange
         self.rateGovernor = rateGovernor
-        let pace = (rateGovernor ?? source.rateGovernor).limited(gapReset: configuration.pairingWindow)
-        inner = Mutex(Inner(detector: detector, merger: PostureSampleMerger(maximumLag: configuration.pairingWindow),
-                            displayPace: SampleRateGovernor(configuration: pace), basePace: SampleRateGovernor(configuration: pace)))
+        let pace = PostureReadingPace(governor: rateGovernor ?? source.rateGovernor, pairingWindow: configuration.pairingWindow)
+        inner = Mutex(Inner(detector: detector, merger: PostureSampleMerger(maximumLag: configuration.pairingWindow), pace: pace))
     }
 
     /// The state now.
@@ -119,6 +122,9 @@ public final class PostureService: Sendable {
 
     /// Whether the base accelerometer is open now.
     public var isReading: Bool { inner.withLock { $0.runner != nil } }
+
+    /// How the readers are paced now: parked or not, how often (issue 37).
+    public var readingPace: PostureReadingPace { inner.withLock { $0.pace } }
 
     /// How many times the base accelerometer was opened: what claim loops are measured by.
     public var opens: Int { inner.withLock { $0.opens } }
@@ -163,13 +169,18 @@ public final class PostureService: Sendable {
     /// - Throws: ``ConfigurationError`` for an invalid configuration; nothing changes then.
     public func reconfigure(_ configuration: PostureDetector.Configuration) throws(ConfigurationError) {
         let detector = try PostureDetector(configuration: configuration)
-        inner.withLock { inner in
-            guard inner.detector.configuration != configuration else { return }
+        let wake = inner.withLock { inner -> [@Sendable () -> Void] in
+            guard inner.detector.configuration != configuration else { return [] }
             inner.detector = detector
             inner.lidDisagreementsLogged = 0
             inner.merger = PostureSampleMerger(maximumLag: configuration.pairingWindow)
-            if inner.runner != nil { resetDetector(&inner) }
+            guard inner.runner != nil else { return [] }
+            resetDetector(&inner)
+            let wake = unpark(&inner)
+            inner.pace.reconfigure(governor: rateGovernor ?? source.rateGovernor, pairingWindow: configuration.pairingWindow)
+            return wake
         }
+        for reader in wake { reader() }
         callbacks.drain()
     }
 
@@ -233,14 +244,14 @@ public final class PostureService: Sendable {
                 }
                 callbacks.drain()
             case .open(let generation):
-                // Both readers start at full rate, slowing to at most 80 % of the pairing window
+                // Every reader starts at full rate, slowing to at most 80 % of the pairing window
                 // between two readings of a still sensor (the other's latest must stay fresh
-                // enough to pair with), from the settings of now.
-                let configuration = inner.withLock { $0.detector.configuration }
-                let pace = (rateGovernor ?? source.rateGovernor).limited(gapReset: configuration.pairingWindow)
+                // enough to pair with), parked once all lie still, from the settings of now.
                 inner.withLock { inner in
-                    inner.displayPace = SampleRateGovernor(configuration: pace)
-                    inner.basePace = SampleRateGovernor(configuration: pace)
+                    inner.pace = PostureReadingPace(governor: rateGovernor ?? source.rateGovernor,
+                                                    pairingWindow: inner.detector.configuration.pairingWindow)
+                    inner.wakeBase = nil
+                    inner.wakeHinge = nil
                 }
                 logOpen()
                 let runner = Task { await self.run(generation: generation) }
@@ -287,6 +298,7 @@ public final class PostureService: Sendable {
         let tabletMode = startTabletModeSwitch(switches.first { $0.has(.tabletMode) && !$0.isOrientationdTabletModeSwitch }, generation: generation)
         let hinge = await startHingeAngle(generation: generation)
         func readDisplay() {
+            inner.withLock { $0.pace.add(.display, wakeable: true) }
             claims.set(Self.claimer, claimed: true)
             tap.set { [weak self] sample in self?.take(sample, .display, generation: generation) }
         }
@@ -318,6 +330,11 @@ public final class PostureService: Sendable {
             failure = "cannot open the base accelerometer: \(error)"
         }
         tap.set(nil)
+        inner.withLock { inner in
+            guard inner.generation == generation else { return }
+            inner.wakeBase = nil
+            inner.wakeHinge = nil
+        }
         await lid?.stop()
         await tabletMode?.stop()
         await hinge?.stop()
@@ -404,47 +421,81 @@ public final class PostureService: Sendable {
             logger.warning("cannot read the hinge angle", metadata: ["device": "\(channel.id)", "error": "\(error)"])
             return nil
         }
+        inner.withLock { inner in
+            guard inner.generation == generation else { return }
+            inner.pace.add(.hinge, wakeable: true)
+            inner.wakeHinge = { reader.wake() }
+        }
         logger.info("reading the machine's hinge angle", metadata: ["device": "\(channel.id)", "driver": "\(channel.driver.rawValue)"])
         return reader
     }
 
-    /// A reading of the machine's hinge angle, on its reader's thread.
-    private func hingeMeasured(_ degrees: Double?, at time: Double, generation: Int) {
-        inner.withLock { inner in
-            guard inner.generation == generation else { return }
-            record(inner.detector.setMeasuredHinge(degrees, at: time), &inner)
+    /// A reading of the machine's hinge angle, on its reader's thread; returns how long its
+    /// reader may wait before the next (`nil`: its full rate).
+    private func hingeMeasured(_ degrees: Double?, at time: Double, generation: Int) -> Double? {
+        let wait = inner.withLock { inner -> Double? in
+            guard inner.generation == generation else { return nil }
+            var pace = inner.pace
+            let decision = pace.takeHinge(degrees, at: time) {
+                record(inner.detector.setMeasuredHinge(degrees, at: time), &inner)
+                return inner.detector.isSettled
+            }
+            inner.pace = pace
+            return decision.wait
         }
         callbacks.drain()
+        return wait
     }
 
     /// The lid switch changed (or was read at open), on its reader's thread.
     private func lidChanged(closed: Bool, at time: Double, generation: Int) {
-        inner.withLock { inner in
-            guard inner.generation == generation else { return }
+        let wake = inner.withLock { inner -> [@Sendable () -> Void] in
+            guard inner.generation == generation else { return [] }
             record(inner.detector.setLidSwitch(closed: closed, at: time), &inner)
+            return unpark(&inner)
         }
+        for reader in wake { reader() }
         callbacks.drain()
+    }
+
+    /// The detector needs readings again (the lid switch moved, a new configuration): stops a
+    /// parked pace; returns the parked readers to wake (after the lock).
+    private func unpark(_ inner: inout Inner) -> [@Sendable () -> Void] {
+        inner.pace.unpark() ? [inner.wakeBase, inner.wakeHinge].compactMap { $0 } : []
     }
 
     /// One reading of either accelerometer, on its reader's thread; returns how long that reader
     /// may wait before its next one (`nil`: its full rate).
     fileprivate func take(_ sample: Sample, _ location: PostureSample.Location, generation: Int) -> Double? {
-        let wait = inner.withLock { inner -> Double? in
-            guard inner.generation == generation, inner.runner != nil || inner.endedGeneration != generation else { return nil }
-            let reading = location == .base ? inner.baseNormalizer.normalize(sample) : sample
-            for merged in inner.merger.push(PostureSample(time: reading.time, location: location, acceleration: reading.acceleration)) {
-                record(inner.detector.process(merged), &inner)
+        let (wait, wake) = inner.withLock { inner -> (Double?, [@Sendable () -> Void]) in
+            guard inner.generation == generation, inner.runner != nil || inner.endedGeneration != generation else { return (nil, []) }
+            // The pace decides whether the detector needs the reading (not while parked and
+            // still) and, after it has seen it, how long this reader may wait: slow only while
+            // it is settled and every sensor lies still (one moving wakes the others at their
+            // next reading, or at once when parked, so the merger never waits long for one).
+            var pace = inner.pace
+            let decision = pace.take(sample, from: location == .display ? .display : .base) {
+                let reading = location == .base ? inner.baseNormalizer.normalize(sample) : sample
+                for merged in inner.merger.push(PostureSample(time: reading.time, location: location, acceleration: reading.acceleration)) {
+                    record(inner.detector.process(merged), &inner)
+                }
+                return inner.detector.isSettled
             }
-            // The pace after the detector has seen the reading: slow only while it is settled and
-            // both sensors lie still (one moving wakes the other at its next reading, so the
-            // merger never waits long for a slow one).
-            let settled = inner.detector.isSettled
-            if location == .display { inner.displayPace.observe(sample, settled: settled) } else { inner.basePace.observe(sample, settled: settled) }
-            guard let display = inner.displayPace.interval, let base = inner.basePace.interval else { return nil }
-            return location == .display ? display : base
+            inner.pace = pace
+            return (decision.wait, decision.wakeOthers ? [inner.wakeBase, inner.wakeHinge].compactMap { $0 } : [])
         }
+        for reader in wake { reader() }
         callbacks.drain()
         return wait
+    }
+
+    /// The base's reader can be woken early (a polled one): the pace may park it.
+    fileprivate func baseCanBeWoken(by wake: @escaping @Sendable () -> Void, generation: Int) {
+        inner.withLock { inner in
+            guard inner.generation == generation else { return }
+            inner.pace.add(.base, wakeable: true)
+            inner.wakeBase = wake
+        }
     }
 
     /// What the detector said after one input: a decided posture goes out when it changes;
@@ -494,6 +545,10 @@ public final class PostureService: Sendable {
 
         func consume(_ sample: Sample) -> Double? {
             service.take(sample, .base, generation: generation)
+        }
+
+        func readerCanBeWoken(by wake: @escaping @Sendable () -> Void) {
+            service.baseCanBeWoken(by: wake, generation: generation)
         }
     }
 }

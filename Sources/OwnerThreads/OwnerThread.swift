@@ -16,6 +16,9 @@ import Synchronization
 ///   the waiters itself when the body returns. Nothing ever calls `pthread_join`.
 /// - ``wake()`` makes ``wakeFD`` readable without asking the body to stop (the D-Bus facade's
 ///   "a new state is waiting"); a body that uses it calls ``drainWakeups()`` after each wake.
+/// - ``interruptSleep()`` ends the body's current (or next) ``sleep(until:)`` early, once: a
+///   paced reader asked to read now (issue 37: the posture's base reader parked while the
+///   machine lies still, woken when the display moves).
 /// - ``startWhenReady()`` starts the thread and returns once the body has called ``ready()`` (or
 ///   returned): a body that sets something up before it serves (the udev monitor's netlink
 ///   socket) makes its caller wait for that, not only for the thread's creation.
@@ -44,6 +47,7 @@ public final class OwnerThread: Sendable {
     private let name: String
     private let body: @Sendable (OwnerThread) -> Void
     private let stopping = Atomic<Bool>(false)
+    private let interrupted = Atomic<Bool>(false)
     private let state = Mutex(State())
     /// Readable once a stop was requested (or after ``wake()``): bodies poll it beside their own
     /// descriptor. (A pipe: Glibc's module does not export eventfd.)
@@ -196,10 +200,24 @@ public final class OwnerThread: Sendable {
         }
     }
 
-    /// Sleeps until `deadline` (CLOCK_MONOTONIC seconds) or until a stop is requested. A
-    /// ``wake()`` that is not a stop does not end the sleep (it is drained).
+    /// Ends the body's current ``sleep(until:)`` at once, or its next one if it is not sleeping
+    /// (several calls before it sleeps end one sleep). Safe from any thread; returns at once.
+    public func interruptSleep() {
+        interrupted.store(true, ordering: .releasing)
+        wake()
+    }
+
+    /// Whether ``interruptSleep()`` was called since the last sleep it ended; clears it. A body
+    /// that waits in a `poll` of its own (beside ``wakeFD``) asks this after a wake-up.
+    public func takeInterrupt() -> Bool {
+        interrupted.exchange(false, ordering: .acquiringAndReleasing)
+    }
+
+    /// Sleeps until `deadline` (CLOCK_MONOTONIC seconds), until a stop is requested, or until
+    /// ``interruptSleep()``. A ``wake()`` that is neither does not end the sleep (it is drained).
     public func sleep(until deadline: Double) {
         while !isStopping {
+            if takeInterrupt() { return }
             let remaining = deadline - Self.monotonic()
             guard remaining > 0 else { return }
             var poller = pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)

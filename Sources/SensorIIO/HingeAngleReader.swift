@@ -3,12 +3,17 @@ import OwnerThreads
 /// Reads a ``HingeAngleChannel`` by polling its sysfs file on an owner thread of its own
 /// (`od-hinge`), issue 30: the kernel's hinge-angle drivers have no event to wait for that
 /// both share (cros-ec's channel is raw-only), so the value is read every `period`, from the
-/// moment the reader starts. The daemon's `PostureService` runs one while the posture is read.
+/// moment the reader starts, or less often while its consumer asks (issue 37: a cros-ec lid
+/// angle read is an EC host command). The daemon's `PostureService` runs one while the posture
+/// is read.
 ///
 /// Contract:
 /// - **A reading per period**, the first at once: ``Reading`` with the raw value, the angle in
 ///   degrees (`nil` when the driver says it cannot tell, e.g. the EC's 500) and the
 ///   CLOCK_MONOTONIC time of the read (the accelerometers' clock).
+/// - **Paced by its consumer**: `onReading` returns how many seconds to wait before the next
+///   read (`nil`: `period`; never less than `period`); ``wake()`` cuts the wait short and reads
+///   at once (the posture's display moved).
 /// - **Failures end it**: three failed reads in a row (the file gone or not a number) end the
 ///   reader, reported once to `onEnd` with the reason; a stop reports `nil`. A single failed
 ///   read is skipped (sysfs can fail once while the EC is busy).
@@ -30,8 +35,9 @@ public final class HingeAngleReader: Sendable {
     private let thread: OwnerThread
 
     /// A reader of `channel` every `period` seconds (default 0.1 s, the posture detector's
-    /// 10 Hz); `onReading` and `onEnd` run on the reader's thread and must not block.
-    public init(channel: HingeAngleChannel, period: Double = 0.1, onReading: @escaping @Sendable (Reading) -> Void,
+    /// 10 Hz) or as `onReading` asks; `onReading` and `onEnd` run on the reader's thread and must
+    /// not block.
+    public init(channel: HingeAngleChannel, period: Double = 0.1, onReading: @escaping @Sendable (Reading) -> Double?,
                 onEnd: @escaping @Sendable (_ failure: String?) -> Void) {
         self.channel = channel
         self.period = period
@@ -40,9 +46,14 @@ public final class HingeAngleReader: Sendable {
             var failures = 0
             var next = OwnerThread.monotonic()
             while !owner.isStopping {
+                var wait = period
                 if let raw = SysfsAttribute.number(path) {
                     failures = 0
-                    onReading(Reading(raw: raw, degrees: channel.degrees(raw: raw), time: OwnerThread.monotonic()))
+                    let time = OwnerThread.monotonic()
+                    if let asked = onReading(Reading(raw: raw, degrees: channel.degrees(raw: raw), time: time)) {
+                        wait = max(period, asked)
+                        next = time  // a paced reader waits from its reading, as the polled accelerometers do
+                    }
                 } else {
                     failures += 1
                     if failures >= 3 {
@@ -51,7 +62,7 @@ public final class HingeAngleReader: Sendable {
                     }
                 }
                 // The next read one period on, or now if a read or a suspend took longer (no burst to catch up).
-                next = max(next + period, OwnerThread.monotonic())
+                next = max(next + wait, OwnerThread.monotonic())
                 owner.sleep(until: next)
             }
             onEnd(nil)
@@ -63,6 +74,11 @@ public final class HingeAngleReader: Sendable {
     public func start() throws(SensorError) {
         if let reason = channel.unusableReason { throw .missingChannel(device: channel.id, channel: "hinge angle (\(reason))") }
         try thread.startReader()
+    }
+
+    /// Reads at once, whatever wait the last reading asked for (from any thread; returns at once).
+    public func wake() {
+        thread.interruptSleep()
     }
 
     /// Stops the reader and waits (without blocking a thread) until its thread has ended.

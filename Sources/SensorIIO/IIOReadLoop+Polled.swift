@@ -26,6 +26,9 @@ extension IIOReadLoop {
         // is the code its readings run, issue 28).
         let axes = accel + gyro
         var raw = [Double](repeating: 0, count: axes.count)
+        // A consumer may ask for a long wait only because it can cut it short (the posture's
+        // parked base, issue 37): the clock's sleep and the motion event's wait both end then.
+        delivery.readerCanBeWoken { [owner] in owner.interruptSleep() }
         while !owner.isStopping {
             var ok = true
             for (index, axis) in axes.enumerated() {
@@ -65,7 +68,8 @@ extension IIOReadLoop {
                 if let event = armed {
                     let failed = !event.wait(owner, timeout: max(wait, IIOMotionEvent.fallbackInterval))
                     let waited = Self.monotonic() - now
-                    idleEvents = waited < wait ? idleEvents + 1 : 0
+                    // Woken to read now (not by the device): neither an idle event nor a motion.
+                    if !owner.takeInterrupt() { idleEvents = waited < wait ? idleEvents + 1 : 0 }
                     if failed || idleEvents >= IIOMotionEvent.idleEventLimit {
                         event.disarm()
                         armed = nil

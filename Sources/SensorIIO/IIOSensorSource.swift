@@ -91,6 +91,12 @@ public final class IIOSensorSource: SensorSource {
             latest.follow(pace)
             return pace
         }
+
+        /// Only an accelerometer read alone can be woken: a merged gyroscope's reader follows
+        /// the same waits and is not.
+        func readerCanBeWoken(by wake: @escaping @Sendable () -> Void) {
+            if !merges { inner.readerCanBeWoken(by: wake) }
+        }
     }
 
     final class Stream: SampleStream {

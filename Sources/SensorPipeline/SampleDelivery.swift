@@ -25,6 +25,12 @@ public struct SampleDelivery: Sendable {
         return nil
     }
 
+    /// Tells the consumer (if any) how to wake this reader early
+    /// (``SampleConsumer/readerCanBeWoken(by:)``); call on the reader's thread before its first sample.
+    public func readerCanBeWoken(by wake: @escaping @Sendable () -> Void) {
+        consumer?.readerCanBeWoken(by: wake)
+    }
+
     /// The reader ended (`error` nil) or failed.
     public func finish(throwing error: Error? = nil) {
         if let error { continuation.finish(throwing: error) } else { continuation.finish() }

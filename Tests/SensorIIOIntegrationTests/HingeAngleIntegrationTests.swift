@@ -37,7 +37,7 @@ extension SensorIIOIntegrationTests {
         #expect(channels[0].scale == nil && channels[0].unusableReason == nil)
         #expect(channels[1].scale == 0.017453293 && channels[1].offset == 0 && channels[1].unusableReason == nil)
         #expect(channels[2].unusableReason?.contains("scale") == true, "a HID hinge without its scale has no known unit")
-        #expect(throws: SensorError.self) { try HingeAngleReader(channel: channels[2], onReading: { _ in }, onEnd: { _ in }).start() }
+        #expect(throws: SensorError.self) { try HingeAngleReader(channel: channels[2], onReading: { _ in nil }, onEnd: { _ in }).start() }
     }
 
     @Test func theCrosECLidAngleIsReadInDegreesAndItsUnreliableValueIsNoAngle() async throws {
@@ -46,7 +46,7 @@ extension SensorIIOIntegrationTests {
         try testbed.add(device.description)
         let channel = try #require(try HingeAngleChannel.channels().first)
         let readings = AwaitedLog<HingeAngleReader.Reading>()
-        let reader = HingeAngleReader(channel: channel, period: 0.02, onReading: { readings.append($0) }, onEnd: { _ in })
+        let reader = HingeAngleReader(channel: channel, period: 0.02, onReading: { readings.append($0); return nil }, onEnd: { _ in })
         let started = monotonicNow()
         try reader.start()
         #expect(await readings.wait { $0.first?.degrees == 110 })
@@ -66,11 +66,33 @@ extension SensorIIOIntegrationTests {
         try testbed.add(device.description)
         let channel = try #require(try HingeAngleChannel.channels().first)
         let readings = AwaitedLog<HingeAngleReader.Reading>()
-        let reader = HingeAngleReader(channel: channel, period: 0.02, onReading: { readings.append($0) }, onEnd: { _ in })
+        let reader = HingeAngleReader(channel: channel, period: 0.02, onReading: { readings.append($0); return nil }, onEnd: { _ in })
         try reader.start()
         #expect(await readings.wait { $0.first.flatMap(\.degrees).map { abs($0 - 101) < 1e-3 } == true })
         testbed.setAttribute(device.syspath, "in_angl0_raw", "139\n")
         #expect(await readings.wait { $0.last.flatMap(\.degrees).map { abs($0 - 139) < 1e-3 } == true })
+        await reader.stop()
+    }
+
+    /// Issue 37, item 4: the reader waits as long as its consumer asks (a cros-ec read is an EC
+    /// host command), and ``HingeAngleReader/wake()`` reads at once.
+    @Test func theReaderWaitsAsAskedAndReadsAtOnceWhenWoken() async throws {
+        let testbed = Testbed()
+        let device = Self.crosECLidAngle(0, raw: "110")
+        try testbed.add(device.description)
+        let channel = try #require(try HingeAngleChannel.channels().first)
+        let readings = AwaitedLog<HingeAngleReader.Reading>()
+        let reader = HingeAngleReader(channel: channel, period: 0.02, onReading: { readings.append($0); return 60 }, onEnd: { _ in })
+        try reader.start()
+        #expect(await readings.wait { !$0.isEmpty })
+        // Nothing to await: the absence of reads over 15 of its periods is what is measured.
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(readings.all.count == 1, "asked to wait 60 s: \(readings.all.count) reads in 0.3 s")
+        testbed.setAttribute(device.syspath, "in_angl_raw", "200\n")
+        let woken = monotonicNow()
+        reader.wake()
+        #expect(await readings.wait { $0.count == 2 && $0.last?.degrees == 200 })
+        #expect((readings.all.last?.time ?? .infinity) - woken < 1, "read at once when woken")
         await reader.stop()
     }
 
@@ -82,7 +104,7 @@ extension SensorIIOIntegrationTests {
         let channel = try #require(try HingeAngleChannel.channels().first)
         let readings = AwaitedLog<HingeAngleReader.Reading>()
         let ended = AwaitedLog<String?>()
-        let reader = HingeAngleReader(channel: channel, period: 0.02, onReading: { readings.append($0) }, onEnd: { ended.append($0) })
+        let reader = HingeAngleReader(channel: channel, period: 0.02, onReading: { readings.append($0); return nil }, onEnd: { ended.append($0) })
         try reader.start()
         #expect(await readings.wait { !$0.isEmpty })
         testbed.remove(device.syspath)
