@@ -90,6 +90,13 @@ BASE = "\n".join([
     f"A: in_accel_z_raw={RAW_G}\\n", "A: in_accel_scale=0.0980665\\n",
 ]) + "\n\n"
 
+# Issue 37, `measure --posture --hinge`: a Chromebook-like convertible, whose hinge angle is
+# cros-ec's lid angle (an EC host command per read) instead of a base accelerometer; 90°: a laptop.
+HINGE = "\n".join([
+    "P: /devices/platform/cros-ec-lid-angle/iio:device2", "E: DEVTYPE=iio_device", "E: SUBSYSTEM=iio",
+    "A: name=cros-ec-lid-angle\\n", "A: in_angl_raw=90\\n",
+]) + "\n\n"
+
 
 class PostureSubscriber(threading.Thread):
     """A socket client subscribed to the `posture` topic, keeping the posture lines it reads."""
@@ -349,7 +356,7 @@ def measure(args):
         testbed = UMockdev.Testbed.new()
         root = testbed.get_root_dir()
         TESTBED_ROOTS.append(root)
-        testbed.add_from_string(accel_description(buffered) + AUXILIARY + (BASE if args.posture else ""))
+        testbed.add_from_string(accel_description(buffered) + AUXILIARY + ((HINGE if args.hinge else BASE) if args.posture else ""))
         if buffered:
             fd = testbed.get_dev_fd("/dev/iio:device0")
             if fd < 0:
@@ -407,7 +414,8 @@ def measure(args):
         kernel_memory = memory(pid)
         names, ended = per_thread(before, after)
         result = {
-            "daemon": args.daemon, "fixture": args.fixture, "light": args.light, "posture": args.posture, "seconds": elapsed,
+            "daemon": args.daemon, "fixture": args.fixture, "light": args.light, "posture": args.posture, "hinge": args.hinge,
+            "seconds": elapsed,
             "wakeups": sum(n for n, _ in names.values()) / elapsed, "cpu_ms": (cpu1 - cpu0) * 1000 / elapsed,
             "rss": rss, "memory": kernel_memory, "threads": threads, "ended": ended,
             "per_thread": {name: {"wakeups": n / elapsed, "threads": count} for name, (n, count) in names.items()},
@@ -594,6 +602,8 @@ def main():
         parser.add_argument("--light", action="store_true")
         parser.add_argument("--posture", action="store_true",
                             help="orientationd only: add a convertible's base accelerometer and a socket subscriber of the posture topic")
+        parser.add_argument("--hinge", action="store_true",
+                            help="with --posture: cros-ec's lid angle instead of the base accelerometer")
         parsed = parser.parse_args()
         code = 0
         try:
