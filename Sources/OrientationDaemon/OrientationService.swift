@@ -65,9 +65,10 @@ public final class OrientationService: Sendable {
         // What clients are told about the sensor (issue 21); the hub exists only below, so the
         // tracker reaches it through a box set once the server has started.
         let hubBox = LateBound<SubscriptionHub.Handle>()
-        // The posture (issue 30) needs the pipeline's sample tap, so it is made after the pipeline;
-        // the hub's topic claims reach it through this box.
-        let postureBox = LateBound<PostureService>()
+        // The posture (issue 30) needs the pipeline's sample tap, so it is made after the pipeline
+        // and the server; claims made before it exists are kept for it (issue 36: a subscriber
+        // that came the instant the socket appeared was dropped).
+        let postureClaims = PendingClaims()
         let status = SensorStatusTracker { status in hubBox.value?.setSensorStatus(status) }
         // A socket subscriber and a D-Bus claimer claim the sensor alike (issue 7).
         let claims = ClaimSources(commands: commands, onChange: { status.claimed($0) })
@@ -127,7 +128,7 @@ public final class OrientationService: Sendable {
             let sensorProxy = dbus ? SensorProxyBus(initial: SensorProxyState(hasAccelerometer: presentAtStart), logger: logger,
                                                     onClaimChange: { sensor, claimed in
                 guard let kind = sensor.auxiliaryKind else {
-                    if facadeHold != nil { postureBox.value?.setClaimed("dbus", claimed) }
+                    if facadeHold != nil { postureClaims.set("dbus", claimed) }
                     return claims.set("dbus", claimed: claimed)
                 }
                 guard let service = auxiliary?.service(kind) else {
@@ -153,7 +154,7 @@ public final class OrientationService: Sendable {
                 },
                 onTopicClaimChange: { topic, claimed in
                     if let kind = topic.sensor { auxiliary?.service(kind).setClaimed("socket", claimed) }
-                    if topic == .posture { postureBox.value?.setClaimed("socket", claimed) }
+                    if topic == .posture { postureClaims.set("socket", claimed) }
                     if topic == .posture, replayedPosture != nil { claims.set("posture", claimed: claimed) }
                 },
                 sensorStatus: status.current)
@@ -207,7 +208,6 @@ public final class OrientationService: Sendable {
                         sensorProxy?.publish { $0.update(device: shown.orientation, locked: shown.locked) }
                     }
                 }
-                postureBox.set(service)
                 postureService = service
                 // `get` reads the state of now: the hinge angle of the last reading, how long held.
                 hub.setPostureProvider { [weak service] in service?.state ?? PostureState() }
@@ -222,6 +222,8 @@ public final class OrientationService: Sendable {
                     switchKeeper.update(enabled: tabletModeSwitch, present: present)
                     return present
                 } ?? false
+                // Present first, then the claims held since the server started: one open, at once.
+                postureClaims.bind { claimer, claimed in service.setClaimed(claimer, claimed) }
                 if present { logger.info("a convertible: posture can be known (a base accelerometer or a hinge angle beside the display's, or the machine's tablet-mode switch); served on the socket's posture topic") }
             }
             let posture = postureService
