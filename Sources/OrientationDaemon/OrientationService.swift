@@ -242,7 +242,10 @@ public final class OrientationService: Sendable {
                             auxiliary?.rescanOnCallingThread(removed: event.action == "remove" ? event.device : nil)
                             // The accelerometer is an IIO device or an input node; a hwmon device is a light sensor.
                             guard event.subsystem != "hwmon" else { return }
-                            pipeline.restart()
+                            // A switch (a lid, a tablet-mode switch: orientationd's own virtual one
+                            // too, at its creation) brings no accelerometer: the display's reader
+                            // goes on undisturbed (issue 36); only presence is looked at again.
+                            if !event.isInputSwitch { pipeline.restart() }
                             // On an owner thread: enumerating here blocks nothing else.
                             if let discovering = source as? DiscoveringAccelerometerSource {
                                 // One enumeration for both (issue 30 had added a second, and a

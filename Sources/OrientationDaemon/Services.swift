@@ -28,7 +28,8 @@ struct PipelineService: Service {
     var posture: PostureService? = nil
     /// orientationd's tablet-mode switch, destroyed with it.
     var tabletModeSwitch: TabletModeSwitchKeeper? = nil
-    /// Tests only: never finish, ignoring cancellation, as a sensor whose close hangs would.
+    /// Tests only: never finish, ignoring cancellation, as a sensor whose close hangs would
+    /// (debug builds only: a release build ignores it).
     var stallsShutdown = false
 
     func run() async throws {
@@ -37,7 +38,10 @@ struct PipelineService: Service {
         } onGracefulShutdown: {
             pipeline.finish()
         }
+        // Compiled into debug builds only (issue 36: no test hook in what is installed).
+        #if DEBUG
         if stallsShutdown { await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in } }
+        #endif
         tabletModeSwitch?.close()
         await posture?.stop()
         await monitor?.stop()

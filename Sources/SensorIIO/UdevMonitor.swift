@@ -16,11 +16,15 @@ public final class UdevMonitor: Sendable {
         public var device: String
         /// `iio`, `hwmon` or `input`.
         public var subsystem: String = ""
+        /// An input switch's event node (a lid, a tablet-mode switch, orientationd's own virtual
+        /// one, a proximity switch): no accelerometer comes or goes with it.
+        public var isInputSwitch = false
 
-        public init(action: String, device: String, subsystem: String = "") {
+        public init(action: String, device: String, subsystem: String = "", isInputSwitch: Bool = false) {
             self.action = action
             self.device = device
             self.subsystem = subsystem
+            self.isInputSwitch = isInputSwitch
         }
     }
 
@@ -81,6 +85,7 @@ public final class UdevMonitor: Sendable {
                 // Input event nodes of an accelerometer or a switch (a proximity switch is one;
                 // keyboards and mice are not, nor the inputN parents).
                 let inputSensor = name.hasPrefix("event") && (flag("ID_INPUT_ACCELEROMETER") || flag("ID_INPUT_SWITCH"))
+                let inputSwitch = subsystem == "input" && !flag("ID_INPUT_ACCELEROMETER") && flag("ID_INPUT_SWITCH")
                 udev_device_unref(device)
                 // IIO devices whatever their name (umockdev testbeds name them freely) but
                 // triggers; hwmon devices (a light sensor).
@@ -89,7 +94,7 @@ public final class UdevMonitor: Sendable {
                 case "input": inputSensor
                 default: true
                 }
-                if wanted { onEvent(Event(action: action, device: name, subsystem: subsystem)) }
+                if wanted { onEvent(Event(action: action, device: name, subsystem: subsystem, isInputSwitch: inputSwitch)) }
             }
         }
     }

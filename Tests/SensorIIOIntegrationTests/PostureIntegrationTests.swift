@@ -366,6 +366,44 @@ extension SensorIIOIntegrationTests {
         try await run.value
     }
 
+    /// Issue 36: an input switch appearing (orientationd's own virtual tablet-mode switch when it
+    /// is created, a lid, a firmware's tablet-mode switch) brings no accelerometer: the display's
+    /// reader is not reopened, while an accelerometer's udev event still reopens it.
+    @Test(arguments: [FakeInputSwitch.orientationdSwitch(7), FakeInputSwitch.acpiLid(7)])
+    func aSwitchAppearingDoesNotReopenTheDisplay(_ switchDevice: FakeInputSwitch.Device) async throws {
+        let testbed = Testbed()
+        let machine = FakeConvertible()
+        for device in [machine.display, machine.base] { try testbed.add(device.description) }
+        try machine.set(testbed, .laptop())
+        var template = Array("/tmp/orientationd-posture-XXXXXX".utf8CString)
+        let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        let log = CapturedLogSink.shared
+        log.reset()
+        var sinkLogger = Logger(label: "test") { _ in CapturedLogSink.Handler() }
+        sinkLogger.logLevel = .info
+        let service = try await OrientationService.start(
+            source: DiscoveringAccelerometerSource(settings: IIOSettings(), logger: sinkLogger), detector: OrientationDetector.Configuration(),
+            server: ServerConfiguration(socketPath: dir + "/d.sock"), watchHotplug: true, logger: sinkLogger)
+        let group = service.serviceGroup(logger: sinkLogger)
+        let run = Task { try await group.run() }
+        let client = connectUnix(dir + "/d.sock")
+        defer { close(client) }
+        _ = readLine(client, timeout: 5)
+        sendLine(client, "{\"op\":\"subscribe\",\"topics\":[\"orientation\",\"posture\"]}")
+        #expect(Self.awaitMessage(client, type: "orientation", containing: "\"orientation\"") != nil)
+        let node = String(switchDevice.syspath.split(separator: "/").last ?? "")
+        try testbed.add(switchDevice.description)
+        #expect(waitUntil(timeout: 10) { log.lines.contains { $0 == "udev event" } }, "the switch's event came: \(log.lines)")
+        // What is measured is an absence: the reopen came within milliseconds of the event.
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(!log.lines.contains("reopening the sensor (hotplug)"), "\(node): \(log.lines)")
+        // An accelerometer's event still reopens it.
+        testbed.uevent(machine.display.syspath, "change")
+        #expect(waitUntil(timeout: 10) { log.lines.contains("reopening the sensor (hotplug)") }, "\(log.lines)")
+        await group.triggerGracefulShutdown()
+        try await run.value
+    }
+
     /// Item 3: the virtual tablet-mode switch, opt-in, never beside the machine's own, never
     /// fatal; where uinput works, it follows the posture.
     static func startSwitchDaemon(uinput: String) async throws -> (OrientationService, Task<Void, Error>, @Sendable () async -> Void) {
