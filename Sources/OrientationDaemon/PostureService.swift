@@ -303,6 +303,7 @@ public final class PostureService: Sendable {
             tap.set { [weak self] sample in self?.take(sample, .display, generation: generation) }
         }
         var failure: String? = nil
+        var baseID: String? = nil
         do {
             guard let (stream, base, _) = try await source.openBase(consumer: BaseConsumer(service: self, generation: generation)) else {
                 // No base: the machine's hinge angle and the display's accelerometer are enough;
@@ -312,6 +313,7 @@ public final class PostureService: Sendable {
                 throw CancellationError()
             }
             readDisplay()
+            baseID = base.id
             let (log, suppressed) = inner.withLock { $0.baseLog.admit(now: Self.now()) }
             if log {
                 logger.info("base accelerometer opened", metadata: ["device": "\(base.id)", "name": "\(base.name)",
@@ -339,16 +341,19 @@ public final class PostureService: Sendable {
         await tabletMode?.stop()
         await hinge?.stop()
         claims.set(Self.claimer, claimed: false)
+        // A buffer that delivered nothing is read polled next (as the display's is): at once.
+        let retriesPolled = failure != nil && baseID.map { source.readsPolledNext($0) } == true
         let kick = inner.withLock { inner -> Bool in
             inner.endedGeneration = generation
             guard inner.generation == generation, !Task.isCancelled else { return false }
-            // Ended by itself: a failure. Nothing reopens it until a claim or hotplug event.
-            inner.failed = true
+            // Ended by itself: a failure. Nothing reopens it until a claim or hotplug event,
+            // but a silent buffer, read polled at once.
+            inner.failed = !retriesPolled
             inner.runner = nil
             resetDetector(&inner)
             return startReconciling(&inner)
         }
-        if let failure, !Task.isCancelled {
+        if let failure, !retriesPolled, !Task.isCancelled {
             let (log, suppressed) = inner.withLock { $0.failureLog.admit(now: Self.now()) }
             if log {
                 logger.warning("posture unavailable; it is tried again at the next claim or hotplug event",

@@ -123,26 +123,44 @@ public final class DiscoveringAccelerometerSource: SensorSource {
             logger.warning("ignoring an invalid mount matrix", metadata: ["source": "\(source)", "reason": "\(reason)"])
         }
         guard let backend = SensorBackends.backend(of: accel) else { throw SensorError.noAccelerometer }
-        if case .polled = plan.mode, accel.hasBuffer, pollNext.withLock({ $0.remove(accel.id) }) != nil {
-            logger.warning("the buffer delivered nothing; reading polled this time, buffered again on the next open",
-                           metadata: ["device": "\(accel.id)", "poll-rate": "\(settings.pollRate)"])
-        }
+        logPolledFallback(accel, plan: plan, settings: settings)
         await prepare(accel, backend: backend, plan: plan, settings: settings)
-        var opening = AccelerometerOpening(sensor: accel, choice: choice, plan: plan, matrix: matrix, settings: settings,
+        let opening = AccelerometerOpening(sensor: accel, choice: choice, plan: plan, matrix: matrix, settings: settings,
                                            consumer: consumer, clocks: clocks, logger: logger)
-        guard case .buffered = plan.mode, settings.mode == .auto else {
-            let stream = try await backend.openAccelerometer(opening)
-            opened.withLock { $0 = opening.displayName }
-            return stream
-        }
+        let stream = try await openWatched(opening, backend: backend)
+        opened.withLock { $0 = opening.displayName }
+        return stream
+    }
+
+    /// Opens through the backend; a buffered stream (in `auto` mode) is watched, and one that
+    /// fails before delivering anything makes the sensor's next open polled
+    /// (``readsPolledNext(_:)``). The display's and the base's opens share it (issue 36: the base
+    /// had no polled fallback, so a silent base buffer left the posture failed).
+    private func openWatched(_ opening: AccelerometerOpening, backend: any SensorBackend.Type) async throws -> any SampleStream {
+        guard case .buffered = opening.plan.mode, opening.settings.mode == .auto else { return try await backend.openAccelerometer(opening) }
         // Whether the buffer delivered anything is seen on the way to the consumer (or out of
         // the stream, without one).
+        var opening = opening
         let delivered = DeliveryWatch.Delivered()
-        opening.consumer = consumer.map { DeliveryWatch.Counting(inner: $0, delivered: delivered) }
+        opening.consumer = opening.consumer.map { DeliveryWatch.Counting(inner: $0, delivered: delivered) }
         let stream = try await backend.openAccelerometer(opening)
-        opened.withLock { $0 = opening.displayName }
-        let id = accel.id
+        let id = opening.sensor.id
         return DeliveryWatch(stream, delivered: delivered) { [self] in pollNext.withLock { _ = $0.insert(id) } }
+    }
+
+    /// Whether the next open of the sensor `id` reads it polled: its buffer delivered nothing
+    /// last time. The posture reopens its base at once then, as the pipeline reopens the display.
+    public func readsPolledNext(_ id: String) -> Bool {
+        pollNext.withLock { $0.contains(id) }
+    }
+
+    /// The polled fallback taken now for `sensor` (its buffer delivered nothing last time), said
+    /// once per fallback.
+    private func logPolledFallback(_ sensor: SensorDescription, plan: IIOReadPlan, settings: IIOSettings) {
+        if case .polled = plan.mode, sensor.hasBuffer, pollNext.withLock({ $0.remove(sensor.id) }) != nil {
+            logger.warning("the buffer delivered nothing; reading polled this time, buffered again on the next open",
+                           metadata: ["device": "\(sensor.id)", "poll-rate": "\(settings.pollRate)"])
+        }
     }
 
     /// Opens the base accelerometer of a convertible (``SensorChoice/base``), found anew, for the
@@ -154,20 +172,23 @@ public final class DiscoveringAccelerometerSource: SensorSource {
     /// - Throws: what discovery or opening it throws.
     public func openBase(consumer: any SampleConsumer) async throws
         -> (stream: any SampleStream, sensor: SensorDescription, matrix: MountMatrix.Selection)? {
-        let settings = self.settings
-        let (_, choice, _, _) = try await plan(settings: settings)
+        let (_, choice, _, _) = try await plan(settings: self.settings)
+        // The `[sensor]` settings of how to read, without the display's own (issue 36: the base
+        // was read through the display's `scale`).
+        let settings = self.settings.forBase
         guard choice.accelerometer != nil, let base = choice.base, let backend = SensorBackends.backend(of: base) else { return nil }
         let matrix = MountMatrix.select(from: base.mountMatrixCandidates.map { .init(source: $0.source, text: $0.text) })
         for (source, reason) in matrix.rejected {
             logger.warning("ignoring an invalid mount matrix", metadata: ["device": "\(base.id)", "source": "\(source)", "reason": "\(reason)"])
         }
-        var plan = backend.readPlan(base, settings: settings, matrix: matrix, pollInstead: false)
+        var plan = backend.readPlan(base, settings: settings, matrix: matrix, pollInstead: readsPolledNext(base.id))
         plan.readsGyroscope = false
+        logPolledFallback(base, plan: plan, settings: settings)
         await prepare(base, backend: backend, plan: plan, settings: settings)
         // No gyroscope merged into the base's readings: the choice given to the row has none.
         let opening = AccelerometerOpening(sensor: base, choice: SensorChoice(accelerometer: base, gyroscope: nil, reasons: [:], warnings: []),
                                            plan: plan, matrix: matrix, settings: settings, consumer: consumer, clocks: clocks, logger: logger)
-        return (try await backend.openAccelerometer(opening), base, matrix)
+        return (try await openWatched(opening, backend: backend), base, matrix)
     }
 
     /// The machine's first usable hinge-angle channel (cros-ec lid angle, HID hinge), if any
@@ -217,6 +238,10 @@ public final class DiscoveringAccelerometerSource: SensorSource {
             func consume(_ sample: Sample) -> Double? {
                 delivered.set()
                 return inner.consume(sample)
+            }
+
+            func readerCanBeWoken(by wake: @escaping @Sendable () -> Void) {
+                inner.readerCanBeWoken(by: wake)
             }
         }
 

@@ -35,6 +35,17 @@ public struct IIOSettings: Sendable, Hashable {
 
     public init() {}
 
+    /// These settings for a convertible's base accelerometer (issue 36): how to read (mode,
+    /// rates, batch, stall timeout, the still pace) as configured, without what names or
+    /// corrects the display's sensor (`device`, `mount-matrix`, `scale`).
+    public var forBase: IIOSettings {
+        var base = self
+        base.selector = nil
+        base.mountMatrix = nil
+        base.scale = nil
+        return base
+    }
+
     public static func == (a: IIOSettings, b: IIOSettings) -> Bool {
         a.selector == b.selector && a.mountMatrix?.text == b.mountMatrix?.text && a.mode == b.mode
             && a.samplingFrequency == b.samplingFrequency && a.batch == b.batch && a.pollRate == b.pollRate

@@ -366,6 +366,25 @@ extension SensorIIOIntegrationTests {
         try await run.value
     }
 
+    /// Issue 36: a base accelerometer whose buffer never delivers (no usable trigger, a hub that
+    /// needs a resume) gets the display's treatment: the stall ends the buffered open, the base is
+    /// read polled at once, and the posture is decided, without waiting for another claim.
+    @Test func aSilentBaseBufferIsReadPolledAtOnce() async throws {
+        let testbed = Testbed()
+        var machine = FakeConvertible()
+        machine.base.buffered = true  // its PTY is never written: the buffer stays silent
+        for device in [machine.display, machine.base] { try testbed.add(device.description) }
+        try machine.set(testbed, .laptop())
+        let daemon = try await RunningDaemon.start()
+        let client = connectUnix(daemon.socket)
+        defer { close(client) }
+        let posture = try #require(daemon.service.posture)
+        sendLine(client, "{\"op\":\"subscribe\",\"topics\":[\"posture\"]}")
+        #expect(Self.awaitMessage(client, type: "posture", containing: "\"posture\":\"laptop\"", timeout: 15) != nil, "\(posture.state)")
+        #expect(posture.opens == 2, "the buffered open, then the polled one: \(posture.opens)")
+        try await daemon.stop()
+    }
+
     /// Issue 36: an input switch appearing (orientationd's own virtual tablet-mode switch when it
     /// is created, a lid, a firmware's tablet-mode switch) brings no accelerometer: the display's
     /// reader is not reopened, while an accelerometer's udev event still reopens it.
