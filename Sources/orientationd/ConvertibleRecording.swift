@@ -26,6 +26,8 @@ final class ConvertibleRecording: Sendable {
     }
 
     private let pending = Mutex(Pending())
+    /// Why the base's stream ended before the recording did, if it did.
+    private let baseEnd = Mutex<String?>(nil)
     private let closers = Mutex<[@Sendable () async -> Void]>([])
     /// Whether a base accelerometer and a lid switch are recorded (the writer's columns).
     let hasBase: Bool
@@ -49,10 +51,28 @@ final class ConvertibleRecording: Sendable {
             }
             metadata.append(key: "base-device", value: "\(base.name) (\(base.id))")
             metadata.append(key: "base-mount-matrix", value: "\(matrix.matrix)")
-            // The stream ends only by failing (its samples went to the consumer): keep it until
-            // the recording ends.
+            // The stream ends only by failing (its samples went to the consumer): awaited until
+            // the recording ends, so that a base that fails is said at once and at the end, and
+            // the display's recording goes on (issue 36: its columns just went empty).
             let holder = StreamHolder(stream)
-            recording.closers.withLock { $0.append { await holder.close() } }
+            let watcher = Task {
+                do {
+                    while try await holder.next() != nil {}
+                } catch is CancellationError {
+                } catch {
+                    guard !Task.isCancelled else { return }
+                    recording.baseEnd.withLock { $0 = "\(error)" }
+                    logger.warning("the base accelerometer stopped; the recording goes on without its columns",
+                                   metadata: ["device": "\(base.id)", "reason": "\(error)"])
+                }
+            }
+            recording.closers.withLock {
+                $0.append {
+                    watcher.cancel()
+                    await watcher.value
+                    await holder.close()
+                }
+            }
         } catch {
             logger.warning("cannot record the base accelerometer", metadata: ["reason": "\(error)"])
             return ConvertibleRecording(hasBase: false, hasLid: false)
@@ -112,6 +132,9 @@ final class ConvertibleRecording: Sendable {
         }
     }
 
+    /// Why the base accelerometer stopped before the recording did (`nil`: it did not).
+    var baseStopped: String? { baseEnd.withLock { $0 } }
+
     /// Base readings and lid changes that came too late to be written in order.
     var dropped: Int { pending.withLock { $0.dropped } }
 
@@ -133,11 +156,13 @@ final class ConvertibleRecording: Sendable {
         }
     }
 
-    /// A stream owned by one task at a time (closed once, at the end of the recording).
+    /// A stream owned by one task at a time: the watcher awaits it, and once the watcher has
+    /// ended it is closed, once, after the recording's loop.
     private final class StreamHolder: @unchecked Sendable {
-        // unchecked: the stream is touched only by close(), once, after the recording's loop.
+        // unchecked: next() runs only in the watcher task, close() only after it has ended.
         private let stream: any SampleStream
         init(_ stream: any SampleStream) { self.stream = stream }
+        func next() async throws -> Sample? { try await stream.next() }
         func close() async { await stream.close() }
     }
 }

@@ -104,6 +104,9 @@ enum Recorder {
         if convertible.dropped > 0 {
             logger.warning("base readings or lid changes came too late to be written in order", metadata: ["dropped": "\(convertible.dropped)"])
         }
+        if let stopped = convertible.baseStopped {
+            logger.warning("the base accelerometer's columns end before the recording does", metadata: ["file": "\(path)", "reason": "\(stopped)"])
+        }
         logger.notice("recorded", metadata: ["samples": "\(count)", "file": "\(path)"])
     }
 }

@@ -583,6 +583,24 @@ extension SensorIIOIntegrationTests {
         #expect(replay.stdout.contains("posture: laptop (hinge 11"), "\(replay.stdout) \(replay.stderr)")
     }
 
+    /// Issue 36: a base accelerometer that fails during `--record` (here a buffer that never
+    /// delivers: it stalls) is said at once and at the end, and the display goes on being recorded.
+    @Test func aBaseThatFailsDuringARecordingIsSaidAndTheDisplayGoesOn() throws {
+        var machine = FakeConvertible()
+        let (display, base) = try machine.raw(.laptop())
+        machine.display.raw = display
+        machine.base.raw = base
+        machine.base.buffered = true  // never fed: its stream stalls after stall-timeout (3 s)
+        let (status, _, err, text) = try Self.runDaemon(devices: [machine.display, machine.base], feed: nil,
+                                                       arguments: ["--record", "{dir}/recorded.log", "--duration", "5"])
+        #expect(status == 0, "\(err)")
+        #expect(err.contains("the base accelerometer stopped; the recording goes on without its columns"), "\(err)")
+        #expect(err.contains("the base accelerometer's columns end before the recording does"), "\(err)")
+        let rows = text.split(separator: "\n").filter { $0.first?.isNumber == true }
+        let times = rows.compactMap { $0.split(separator: ",").first.flatMap { Double($0) } }
+        #expect((times.last ?? 0) - (times.first ?? 0) >= 4.5, "the display recorded all 5 s: \(rows.count) rows")
+    }
+
     /// Item 1, the kernel's hinge angle: a Chromebook-like machine with a display accelerometer
     /// and cros-ec's lid angle (no base accelerometer): posture is available, and the EC's angle
     /// decides it, 0° against 360° included; its "unreliable" 500 holds the posture.
