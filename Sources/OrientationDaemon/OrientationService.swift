@@ -254,7 +254,8 @@ public final class OrientationService: Sendable {
                                 status.present(present)
                                 sensorProxy?.publish { $0.hasAccelerometer = present }
                                 posture?.setPresent(convertible)
-                                if let tabletModeKeeper { tabletModeKeeper.update(enabled: tabletModeKeeper.enabled, present: convertible) }
+                                // Presence only: the key is the configuration's (a reload's), never a stale copy.
+                                tabletModeKeeper?.update(present: convertible)
                             }
                         }
                     }

@@ -31,6 +31,13 @@ public final class TabletModeSwitchKeeper: Sendable {
 
     private struct Inner {
         var enabled = false
+        var present = false
+        /// A newer `enabled`/`present` than the running update has seen, and whether one runs:
+        /// one update at a time, each on the latest values (issue 36: two callers' separate
+        /// check and act let a reload to `false` be undone, or make two devices).
+        var dirty = false
+        var updating = false
+        var closed = false
         var device: UInputTabletModeSwitch? = nil
         var posture = Posture.unknown
         var warned: Set<String> = []
@@ -63,14 +70,41 @@ public final class TabletModeSwitchKeeper: Sendable {
     /// Why the switch exists or not, for logs and tests.
     public var status: String { inner.withLock { $0.reason } }
 
-    /// Creates or destroys the switch to match `enabled` (the configuration), `present` (a
-    /// display and a base accelerometer: posture can be measured) and the machine's own switches.
+    /// Creates or destroys the switch to match `enabled` (the configuration; `nil`: as it was),
+    /// `present` (posture can be measured; `nil`: as it was) and the machine's own switches.
     /// On an owner thread: it enumerates udev and may register an input device.
-    public func update(enabled: Bool, present: Bool) {
+    ///
+    /// Level-triggered: the values are recorded first; one caller at a time does the work, over
+    /// and over until no newer values wait, so the switch always ends matching the latest ones
+    /// whichever thread calls (a udev event's presence, a reload's key) and in whatever order.
+    /// A caller that finds an update running returns at once: the running one does its work.
+    public func update(enabled: Bool? = nil, present: Bool? = nil) {
+        let runs = inner.withLock { inner -> Bool in
+            if let enabled { inner.enabled = enabled }
+            if let present { inner.present = present }
+            inner.dirty = true
+            guard !inner.updating else { return false }
+            inner.updating = true
+            return true
+        }
+        guard runs else { return }
+        while let (enabled, present) = inner.withLock({ inner -> (Bool, Bool)? in
+            guard inner.dirty, !inner.closed else {
+                inner.updating = false
+                return nil
+            }
+            inner.dirty = false
+            return (inner.enabled, inner.present)
+        }) {
+            reconcile(enabled: enabled, present: present)
+        }
+    }
+
+    /// One pass of ``update(enabled:present:)`` on the values it took.
+    private func reconcile(enabled: Bool, present: Bool) {
         // Off and none made: nothing to look for (an idle daemon enumerates nothing more).
         let idle = inner.withLock { inner -> Bool in
             guard !enabled, inner.device == nil else { return false }
-            inner.enabled = false
             inner.reason = "off (tablet-mode-switch = false)"
             return true
         }
@@ -85,8 +119,7 @@ public final class TabletModeSwitchKeeper: Sendable {
             : !real.isEmpty ? "the machine has its own: \(real.map { "\($0.name ?? $0.id) (\($0.id))" }.joined(separator: ", "))"
             : "active"
         let (existing, posture) = inner.withLock { inner -> (UInputTabletModeSwitch?, Posture) in
-            inner.enabled = enabled
-            return (inner.device, inner.posture)
+            (inner.device, inner.posture)
         }
         if wanted == (existing != nil) {
             let previous = inner.withLock { inner -> String in
@@ -112,10 +145,14 @@ public final class TabletModeSwitchKeeper: Sendable {
         }
         do {
             let device = try UInputTabletModeSwitch(path: path, tabletMode: posture.isTabletMode ?? false)
-            inner.withLock { inner in
+            let kept = inner.withLock { inner -> Bool in
+                guard !inner.closed else { return false }
                 inner.device = device
                 inner.reason = "active"
+                return true
             }
+            // Closed meanwhile (shutdown): not kept.
+            guard kept else { return device.close() }
             logger.notice("virtual tablet-mode switch created: the desktop sees SW_TABLET_MODE follow the posture",
                           metadata: ["device": "\(device.sysname ?? "?")", "name": "\(UInputTabletModeSwitch.deviceName)"])
             setClaimed(true)
@@ -137,9 +174,10 @@ public final class TabletModeSwitchKeeper: Sendable {
         }
     }
 
-    /// Destroys the switch (shutdown).
+    /// Destroys the switch (shutdown); no update makes one after it.
     public func close() {
         let device = inner.withLock { inner -> UInputTabletModeSwitch? in
+            inner.closed = true
             defer { inner.device = nil }
             return inner.device
         }

@@ -3,6 +3,7 @@ import Logging
 import OrientationCore
 import OrientationDaemon
 import OrientationServer
+import OwnerThreads
 import PostureCore
 import PostureSynthesis
 import SensorIIO
@@ -455,6 +456,39 @@ extension SensorIIOIntegrationTests {
         #expect(service.posture?.state.present == true && service.posture?.isReading == false)
         await shutdown()
         try await run.value
+    }
+
+    /// Issue 36: the keeper's key is the configuration's alone. A udev event handled after a
+    /// reload to `false` once passed the key it had read before the reload and turned the switch
+    /// back on; now an event gives presence only, and one update at a time works from the latest
+    /// values, so callers racing from several threads leave it matching the last of them.
+    @Test func theSwitchKeeperKeepsTheLatestKeyWhoeverCalls() async throws {
+        let testbed = Testbed()  // no input device: no real tablet-mode switch
+        defer { _ = testbed }
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let claims = Mutex<[Bool]>([])
+        let keeper = TabletModeSwitchKeeper(logger: logger, path: "/nonexistent/uinput") { claimed in claims.withLock { $0.append(claimed) } }
+        _ = await OwnerThread.run(name: "od-test") { keeper.update(enabled: true, present: true) }
+        #expect(keeper.enabled && keeper.status.contains("cannot be created"), "\(keeper.status)")
+        _ = await OwnerThread.run(name: "od-test") {
+            keeper.update(enabled: false)  // a reload
+            keeper.update(present: true)   // a udev event after it
+        }
+        #expect(!keeper.enabled && keeper.status == "off (tablet-mode-switch = false)", "\(keeper.status)")
+        // Eight threads at once, each ending on its own key; then the last word is a reload's.
+        await withTaskGroup(of: Void.self) { group in
+            for thread in 0..<8 {
+                group.addTask {
+                    _ = await OwnerThread.run(name: "od-test") {
+                        for round in 0..<20 { keeper.update(enabled: (thread + round) % 2 == 0, present: round % 3 != 0) }
+                    }
+                }
+            }
+        }
+        _ = await OwnerThread.run(name: "od-test") { keeper.update(enabled: false, present: true) }
+        #expect(!keeper.enabled && keeper.status == "off (tablet-mode-switch = false)" && !keeper.isActive, "\(keeper.status)")
+        #expect(claims.withLock { $0 }.isEmpty, "no switch was ever made, so nothing claimed")
     }
 
     @Test func theVirtualSwitchFollowsThePosture() async throws {
