@@ -87,6 +87,11 @@ public struct PostureDetector: Sendable {
     private var anchor: (degrees: Double, time: Double)?
     private var pending: Posture?
     private var pendingSince = -Double.infinity
+    /// The stretch of angles the path has taken one after another, all within
+    /// ``steadinessSpan`` of each other: their lowest and highest (`nil` after a pair the path
+    /// refused, or before any), and when the stretch began.
+    private var steadyRange: (low: Double, high: Double)?
+    private var steadySince = -Double.infinity
     private var lastTime = -Double.infinity
     /// Since when a trusted angle has said closed while the switch said open (`nil`: it does not).
     private var openConflictSince: Double?
@@ -133,6 +138,7 @@ public struct PostureDetector: Sendable {
         anchor = nil
         pending = nil
         pendingSince = -.infinity
+        steadyRange = nil
         lastTime = -.infinity
         holdSince = nil
         lidDisagreement = false
@@ -317,19 +323,38 @@ public struct PostureDetector: Sendable {
         let dm = display.magnitude, bm = base.magnitude
         let accurate = angle.clearance >= sinHingeVertical
             && abs(dm - c.gravity) <= c.accelerationTolerance && abs(bm - c.gravity) <= c.accelerationTolerance
-        var followed = false
+        var outcome = FollowOutcome.refused
         if angle.clearance >= sinTrackVertical, abs(dm - c.gravity) <= c.gravity / 2, abs(bm - c.gravity) <= c.gravity / 2 {
             if coherent {
                 let still = t - display.movingTime >= c.motionHoldoff && t - base.movingTime >= c.motionHoldoff
-                followed = follow(angle.degrees, at: t, accurate: accurate, still: still)
+                outcome = follow(angle.degrees, at: t, accurate: accurate, still: still)
             }
             // A pair the path did not take breaks its continuity until one is taken.
-            if !followed, tracked != nil { pathBroken = true }
+            if outcome != .taken, tracked != nil { pathBroken = true }
         }
+        let followed = outcome == .taken
+        if followed {
+            noteSteadiness(at: t)
+        } else if outcome != .beyondEnd {
+            steadyRange = nil
+        }
+        // The hinge steady for `motion-holdoff`: the angles the path took since then all within
+        // ``steadinessSpan``.
+        let steady = followed && steadyRange != nil && t - steadySince >= c.motionHoldoff
 
         if angle.clearance < sinHingeVertical { return held(.hingeVertical, at: t) }
-        if t - display.movingTime < c.motionHoldoff { return held(.displayMoving, at: t) }
-        if t - base.movingTime < c.motionHoldoff { return held(.baseMoving, at: t) }
+        // A half accelerating or turning holds the decision only while the hinge angle is not
+        // steady: a hand's tremor, sway or step moves both halves together and leaves the angle
+        // where it was, while a fold moves the angle (docs/DETECTOR.md, "Deciding on the
+        // hinge's steadiness").
+        if t - display.movingTime < c.motionHoldoff, !steady { return held(.displayMoving, at: t) }
+        if t - base.movingTime < c.motionHoldoff, !steady { return held(.baseMoving, at: t) }
+        if outcome == .beyondEnd {
+            // An angle past 0…360 by more than the band, not trustworthy (a machine in hands):
+            // noise in the angle, not a move of the hinge. It neither decides nor restarts the
+            // decision.
+            return nil
+        }
         if !followed, tracked != nil, trackedTime < t, t - trackedTime <= c.pathMemory {
             // The path did not take this angle (a pair apart in time, a step the hinge cannot
             // make): something is still moving fast.
@@ -366,6 +391,26 @@ public struct PostureDetector: Sendable {
         }
         checkLid(candidate, at: t)
         return settle(lidAllows(candidate), at: t)
+    }
+
+    /// The widest the angles of a steady hinge may spread (degrees): `hysteresis` on either
+    /// side, the dead band by which a posture is kept and entered. Over `motion-holdoff` +
+    /// `settle-time` that is a hinge turning slower than 40°/s, the scale of `turn-rate`.
+    var steadinessSpan: Double { 2 * configuration.hysteresis }
+
+    /// Adds the angle the path just took to the stretch of steady angles, or starts a new
+    /// stretch with it when it falls outside ``steadinessSpan``.
+    private mutating func noteSteadiness(at t: Double) {
+        guard let theta = tracked else {
+            steadyRange = nil
+            return
+        }
+        if let range = steadyRange, max(range.high, theta) - min(range.low, theta) <= steadinessSpan {
+            steadyRange = (min(range.low, theta), max(range.high, theta))
+        } else {
+            steadyRange = (theta, theta)
+            steadySince = t
+        }
     }
 
     /// Keeps the published posture and says why.
@@ -406,29 +451,42 @@ public struct PostureDetector: Sendable {
         raw <= configuration.closedFoldedBand || raw >= 360 - configuration.closedFoldedBand
     }
 
+    /// What the path did with a pair's angle.
+    enum FollowOutcome {
+        /// Taken: the path is at this angle now.
+        case taken
+        /// Not taken: the pair is mixed, the step one the hinge cannot make, or the path lost.
+        case refused
+        /// Not taken: past 0…360 by more than `closed-folded-band`, from a pair that is not
+        /// trustworthy (noise in the angle, not a move).
+        case beyondEnd
+    }
+
     /// Continues the path with a new raw angle in [0, 360); `accurate` says whether the angle
-    /// would also be trusted for a decision. Returns whether the path took it.
-    private mutating func follow(_ raw: Double, at t: Double, accurate: Bool, still: Bool) -> Bool {
+    /// would also be trusted for a decision.
+    private mutating func follow(_ raw: Double, at t: Double, accurate: Bool, still: Bool) -> FollowOutcome {
         let band = configuration.closedFoldedBand
         let inBand = isInBand(raw)
         let lost = tracked == nil || t - trackedTime > configuration.pathMemory
-        guard accurate || !lost else { return false }
+        guard accurate || !lost else { return .refused }
         // The lid switch tells where the path cannot: none yet, or lost.
         if inBand, lost, let lid = lidClosed {
             tracked = lid ? (raw > 180 ? raw - 360 : raw) : (raw < 180 ? raw + 360 : raw)
             trackedTime = t
-            return true
+            return .taken
         }
         guard let previous = tracked else {
             // No path: an angle clear of 0/360 is unique; one near it stays unresolved.
             tracked = inBand ? nil : raw
             trackedTime = t
-            return true
+            return .taken
         }
         var next = raw + 360 * ((previous - raw) / 360).rounded()
-        if lost || pathBroken, inBand, abs(next - previous) > 90 {
-            // The path was lost, or pairs were skipped while the hinge turned (the hinge could
-            // have turned unseen, by more than 90°), and it could be either. Where the hinge last
+        if inBand, lost ? abs(next - previous) > band : pathBroken && abs(next - previous) > 90 {
+            // The path was lost (older than path-memory: the hinge found farther from where it
+            // was left than noise and play explain turned unseen, by any amount), or pairs were
+            // skipped while the hinge turned (it could have turned unseen, by more than 90°),
+            // and it could be either. Where the hinge last
             // lay still (within path-memory) is within 90° of one side, that side (the other is
             // 270° away: a tent folded to a tablet between two readings); else the lid switch
             // says which (open: folded back; shut: closed); else it is not known.
@@ -438,38 +496,38 @@ public struct PostureDetector: Sendable {
                     tracked = nearAnchor
                     trackedTime = t
                     pathBroken = false
-                    return true
+                    return .taken
                 }
             }
             tracked = lidClosed.map { $0 ? (raw > 180 ? raw - 360 : raw) : (raw < 180 ? raw + 360 : raw) }
             trackedTime = t
             pathBroken = false
-            return true
+            return .taken
         }
         if !lost, !still, abs(next - previous) > 90 {
             // Taken while a half moves, a pair that far from the path is more likely one mixing
             // a half's old position with the other's new one than a real turn: not taken. (A
             // still pair takes it, if the time allows: below.)
-            return false
+            return .refused
         }
         if !lost, abs(next - previous) > configuration.hingeSpeed * (t - trackedTime) + band {
             // Farther than a hinge turns in the time since the last angle taken: not this
             // hinge's angle (a glitch). A real jump (a lid slammed between two readings) is taken
             // a reading or two later, when the time allows it.
-            return false
+            return .refused
         }
         // A hinge turns within 0…360: a path beyond either end by more than the band was
         // resolved wrongly (a path lost); a trustworthy reading, unique, wins. A coarse one
         // there is noise (taken near the track margin): it does not move the path.
         if next < -band || next > 360 + band {
-            guard accurate, still else { return false }
+            guard accurate, still else { return .beyondEnd }
             next += next < -band ? 360 : -360
         }
         tracked = next
         trackedTime = t
         pathBroken = false
         if still, accurate { anchor = (next, t) }
-        return true
+        return .taken
     }
 
     // MARK: - Postures

@@ -11,19 +11,13 @@ import Testing
 @Suite struct PostureScenarioTests {
     static let rates: [Double] = PostureScenarioCatalog.rates + [50, 100]
 
-    /// Runs that do not pass yet (issue 38 left open): a machine held in hands after a fold is
-    /// called moving at low rates for longer than the 0.8 s budget (or, shaking, for ever: the
-    /// last posture is held), and at 5 Hz the lid shut unseen on its side is followed as closed
-    /// (the truth, but the specification asks for unknown). Each must still fail: a run that
-    /// passes makes its known issue fail, so this list only shrinks.
+    /// Runs that do not pass yet (issue 38 left open): at a governed 2.5 Hz the tablet in
+    /// shaking hands (tremor 0.4°) scatters the hinge angle by ±12°, more than the steadiness
+    /// span (2 × hysteresis), for the first second after the fold: published 1.2 s after rest
+    /// (docs/DETECTOR.md). Each must still fail: a run that passes makes its known issue fail,
+    /// so this list only shrinks.
     static let knownFailures: Set<String> = [
-        "a tablet held in portrait (hinge vertical) @ 2.5",
-        "shut while on its side, then laid down @ 5.0",
-        "recorded-style: a tablet in shaking hands @ 2.5", "recorded-style: a tablet in shaking hands @ 5.0",
-        "recorded-style: a tablet in shaking hands @ 10.0",
-        "recorded-style: a tablet held with the hinge near vertical for 30 s @ 2.5",
-        "recorded-style: a tablet held with the hinge near vertical for 30 s @ 5.0",
-        "recorded-style: a tablet held with the hinge near vertical for 30 s @ 10.0",
+        "recorded-style: a tablet in shaking hands @ 2.5",
     ]
 
     @Test("posture scenarios", arguments: PostureScenarioCatalog.all, rates)
