@@ -271,7 +271,7 @@ public struct PostureDetector: Sendable {
             }
             let since = openConflictSince ?? t
             openConflictSince = since
-            if t - since >= configuration.settleTime { startDisagreement() }
+            if t - since >= configuration.settleTime - Self.timeSlack { startDisagreement() }
         case nil:
             lidDisagreement = false
         }
@@ -328,7 +328,7 @@ public struct PostureDetector: Sendable {
         var outcome = FollowOutcome.refused
         if angle.clearance >= sinTrackVertical, abs(dm - c.gravity) <= c.gravity / 2, abs(bm - c.gravity) <= c.gravity / 2 {
             if coherent {
-                let still = t - display.movingTime >= c.motionHoldoff && t - base.movingTime >= c.motionHoldoff
+                let still = t - display.movingTime >= c.motionHoldoff - Self.timeSlack && t - base.movingTime >= c.motionHoldoff - Self.timeSlack
                 outcome = follow(angle.degrees, at: t, accurate: accurate, still: still)
             }
             // A pair the path did not take breaks its continuity until one is taken.
@@ -342,15 +342,19 @@ public struct PostureDetector: Sendable {
         }
         // The hinge steady for `motion-holdoff`: the angles the path took since then all within
         // ``steadinessSpan``.
-        let steady = followed && steadyRange != nil && t - steadySince >= c.motionHoldoff
+        let steady = (followed || outcome == .beyondEnd) && steadyRange != nil && t - steadySince >= c.motionHoldoff - Self.timeSlack
 
         if angle.clearance < sinHingeVertical { return held(.hingeVertical, at: t) }
-        // A half accelerating or turning holds the decision only while the hinge angle is not
-        // steady: a hand's tremor, sway or step moves both halves together and leaves the angle
-        // where it was, while a fold moves the angle (docs/DETECTOR.md, "Deciding on the
-        // hinge's steadiness").
-        if t - display.movingTime < c.motionHoldoff, !steady { return held(.displayMoving, at: t) }
-        if t - base.movingTime < c.motionHoldoff, !steady { return held(.baseMoving, at: t) }
+        // A half turning holds the decision; one accelerating holds it only while the hinge
+        // angle is not steady: a hand's tremor, sway or step moves both halves together and
+        // leaves the angle where it was (docs/DETECTOR.md, "Deciding on the hinge's
+        // steadiness").
+        if t - display.turningTime < c.motionHoldoff - Self.timeSlack || (t - display.movingTime < c.motionHoldoff - Self.timeSlack && !steady) {
+            return held(.displayMoving, at: t)
+        }
+        if t - base.turningTime < c.motionHoldoff - Self.timeSlack || (t - base.movingTime < c.motionHoldoff - Self.timeSlack && !steady) {
+            return held(.baseMoving, at: t)
+        }
         if outcome == .beyondEnd {
             // An angle past 0…360 by more than the band, not trustworthy (a machine in hands):
             // noise in the angle, not a move of the hinge. It neither decides nor restarts the
@@ -382,8 +386,8 @@ public struct PostureDetector: Sendable {
         rawHingeAngle = degrees.truncatingRemainder(dividingBy: 360)
         tracked = degrees
         trackedTime = t
-        if t - display.movingTime < c.motionHoldoff { return held(.displayMoving, at: t) }
-        if base.hasReading, abs(t - base.lastTime) <= c.pairingWindow, t - base.movingTime < c.motionHoldoff { return held(.baseMoving, at: t) }
+        if t - display.movingTime < c.motionHoldoff - Self.timeSlack { return held(.displayMoving, at: t) }
+        if base.hasReading, abs(t - base.lastTime) <= c.pairingWindow, t - base.movingTime < c.motionHoldoff - Self.timeSlack { return held(.baseMoving, at: t) }
         setHold(nil, at: t)
         statistics.trusted += 1
         let dm = display.magnitude
@@ -401,9 +405,11 @@ public struct PostureDetector: Sendable {
     var steadinessSpan: Double { 2 * configuration.hysteresis }
 
     /// Adds the angle the path just took to the stretch of steady angles, or starts a new
-    /// stretch with it when it falls outside ``steadinessSpan``.
+    /// stretch with it when it falls outside ``steadinessSpan``. The angle is taken within
+    /// 0…360 (``hingeAngle``): a hinge turns no further, so a path a little past either end
+    /// (by noise, within `closed-folded-band`) puts the hinge at that end.
     private mutating func noteSteadiness(at t: Double) {
-        guard let theta = tracked else {
+        guard let theta = hingeAngle else {
             steadyRange = nil
             return
         }
@@ -431,7 +437,7 @@ public struct PostureDetector: Sendable {
             pending = candidate
             pendingSince = t
         }
-        guard t - pendingSince >= configuration.settleTime else { return nil }
+        guard t - pendingSince >= configuration.settleTime - Self.timeSlack else { return nil }
         return publish(candidate, at: t)
     }
 
@@ -448,6 +454,14 @@ public struct PostureDetector: Sendable {
     /// The most a pair of readings taken apart in time may be off (degrees): a quarter of the
     /// way to the 180° where the path could not tell which way round the hinge went.
     static let pairTolerance = 45.0
+
+    /// How much shorter than `motion-holdoff` or `settle-time` an interval between two readings
+    /// may be and still count as lasting it (seconds): sample times are sums and products of
+    /// periods in floating point (or nanoseconds turned into seconds), so two readings exactly
+    /// one `motion-holdoff` apart came out 0.19999999999999973 s apart and the window waited a
+    /// whole reading more (0.4 s at a governed 2.5 Hz). A microsecond is far below any
+    /// sample spacing.
+    static let timeSlack = 1e-6
 
     private func isInBand(_ raw: Double) -> Bool {
         raw <= configuration.closedFoldedBand || raw >= 360 - configuration.closedFoldedBand
@@ -617,6 +631,12 @@ extension PostureDetector {
         var lag = Vector3.zero
         /// The last time this sensor was accelerating or turning.
         var movingTime = -Double.infinity
+        /// The last time this sensor turned: its direction moved faster than `turn-rate` between
+        /// two readings that each read 1 g (within `acceleration-tolerance`), so a rotation, not
+        /// a linear acceleration pulling the reading aside.
+        var turningTime = -Double.infinity
+        /// Whether the last raw reading was within `acceleration-tolerance` of 1 g.
+        var rawNearGravity = false
         /// The direction of the last raw reading, and the rate it turned from the one before
         /// (radians per second; 0 after a restart): how fast this half turns now.
         var rawDirection = Vector3.zero
@@ -647,10 +667,14 @@ extension PostureDetector {
                 lastTime = t
                 // A fresh filter has no history to say it is still: count it as just moved.
                 movingTime = t
+                turningTime = t
+                rawNearGravity = abs(magnitude - c.gravity) <= c.accelerationTolerance
                 return
             }
             lastTime = t
             guard dt > 0 else { return }
+            let nearGravity = abs(a.length - c.gravity) <= c.accelerationTolerance
+            defer { rawNearGravity = nearGravity }
             let rawNow = a * (1 / a.length)
             let cosine = max(-1, min(1, rawNow.dot(rawDirection)))
             stepTurn = cMath_acos(cosine)
@@ -670,6 +694,7 @@ extension PostureDetector {
             guard magnitude > 0 else {
                 // Opposite readings cancelled exactly: no direction, surely not still.
                 movingTime = t
+                turningTime = t
                 return
             }
             let direction = fast * (1 / magnitude)
@@ -682,6 +707,7 @@ extension PostureDetector {
             if abs(magnitude - c.gravity) > c.accelerationTolerance || turning {
                 movingTime = t
             }
+            if turning, nearGravity, rawNearGravity { turningTime = t }
         }
     }
 }

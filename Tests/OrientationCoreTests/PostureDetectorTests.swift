@@ -261,6 +261,63 @@ import Testing
         #expect(try #require(events.first).time <= 2 + 0.8)
     }
 
+    /// The steadiness rule's other side (issue 38): a hinge folded at 60°/s (slower than most
+    /// folds, faster than 2 × hysteresis over motion-holdoff + settle-time) from laptop through
+    /// flat, stand and tent to a tablet publishes only the tablet, at a governed 2.5 Hz as at
+    /// 50 Hz: a half turning on its own is the hinge moving.
+    @Test("a hinge folded at 60°/s publishes nothing in passing", arguments: [2.5, 10, 50])
+    func aTurningHingePublishesNothingInPassing(rate: Double) throws {
+        var detector = try PostureDetector()
+        _ = Self.run(&detector, Self.hold(hinge: 110, from: 0, for: 2, rate: rate))
+        #expect(detector.posture == .laptop)
+        var folding: [PostureSample] = []
+        let duration = (350 - 110) / 60.0
+        for k in 0..<Int(duration * rate) {
+            let t = 2 + Double(k) / rate
+            for (location, at) in [(PostureSample.Location.display, t), (.base, t + 0.5 / rate)] {
+                let r = Self.readings(hinge: 110 + 60 * (at - 2))
+                folding.append(PostureSample(time: at, location: location, acceleration: location == .display ? r.display : r.base))
+            }
+        }
+        #expect(Self.run(&detector, folding).isEmpty)
+        #expect(detector.posture == .laptop)
+        let events = Self.run(&detector, Self.hold(hinge: 350, from: 2 + duration, for: 2, rate: rate))
+        #expect(events.map(\.posture) == [.tablet])
+    }
+
+    /// A hinge turned at 60°/s from laptop into the stand/tent range (240°) and straight back
+    /// stays within 2 × hysteresis for half a second at the turn: steady by its angle alone,
+    /// yet the display turns on its own, so nothing is published (issue 38). (At 2.5 Hz the
+    /// turn falls between two readings and no test of the halves can see it.)
+    @Test("a hinge turned into tent and back at 60°/s publishes nothing", arguments: [10.0, 50])
+    func aHingeTurnedBackPublishesNothing(rate: Double) throws {
+        var detector = try PostureDetector()
+        _ = Self.run(&detector, Self.hold(hinge: 110, from: 0, for: 2, rate: rate))
+        var turning: [PostureSample] = []
+        let duration = 2 * (240 - 110) / 60.0
+        for k in 0..<Int(duration * rate) {
+            let t = 2 + Double(k) / rate
+            for (location, at) in [(PostureSample.Location.display, t), (.base, t + 0.5 / rate)] {
+                let r = Self.readings(hinge: 110 + 60 * max(0, min(at - 2, duration - (at - 2))))
+                turning.append(PostureSample(time: at, location: location, acceleration: location == .display ? r.display : r.base))
+            }
+        }
+        #expect(Self.run(&detector, turning).isEmpty)
+        #expect(detector.posture == .laptop)
+    }
+
+    /// Sample times are sums of periods in floating point: at 5 Hz the base's readings 0.2 s
+    /// apart come out 0.19999999999999998 s apart. The first decision still comes
+    /// motion-holdoff + settle-time after the base's first reading (a fresh filter counts as just
+    /// moved), not a reading or two later (issue 38).
+    @Test func windowsLastWhatTheyAreWhateverTheRounding() throws {
+        var detector = try PostureDetector()
+        let events = Self.run(&detector, Self.hold(hinge: 110, from: 0, for: 2, rate: 5))
+        let first = try #require(events.first)
+        #expect(first.posture == .laptop)
+        #expect(abs(first.time - (0.1 + 0.2 + 0.3)) < 1e-9, "\(first.time)")
+    }
+
     @Test func holdsWithTheHingeVertical() throws {
         var detector = try PostureDetector()
         _ = Self.run(&detector, Self.hold(hinge: 110, from: 0, for: 2))

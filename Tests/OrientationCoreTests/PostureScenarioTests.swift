@@ -11,25 +11,10 @@ import Testing
 @Suite struct PostureScenarioTests {
     static let rates: [Double] = PostureScenarioCatalog.rates + [50, 100]
 
-    /// Runs that do not pass yet (issue 38 left open): at a governed 2.5 Hz the tablet in
-    /// shaking hands (tremor 0.4°) scatters the hinge angle by ±12°, more than the steadiness
-    /// span (2 × hysteresis), for the first second after the fold: published 1.2 s after rest
-    /// (docs/DETECTOR.md). Each must still fail: a run that passes makes its known issue fail,
-    /// so this list only shrinks.
-    static let knownFailures: Set<String> = [
-        "recorded-style: a tablet in shaking hands @ 2.5",
-    ]
-
     @Test("posture scenarios", arguments: PostureScenarioCatalog.all, rates)
     func scenario(scenario: PostureScenario, rate: Double) throws {
         let run = try PostureScenarioRun(scenario, rate: rate)
-        if Self.knownFailures.contains("\(scenario.name) @ \(rate)") {
-            withKnownIssue("issue 38: \(scenario.name) @ \(rate) Hz") {
-                #expect(run.failures.isEmpty, "\(scenario.name) @ \(rate) Hz: \(run.failures.joined(separator: "; "))")
-            }
-        } else {
-            #expect(run.failures.isEmpty, "\(scenario.name) @ \(rate) Hz: \(run.failures.joined(separator: "; "))")
-        }
+        #expect(run.failures.isEmpty, "\(scenario.name) @ \(rate) Hz: \(run.failures.joined(separator: "; "))")
     }
 
     /// Whatever else fails, a machine whose halves are folded back is never called closed, nor
