@@ -12,11 +12,13 @@ import OrientationCore
 ///   are fed merged in time order; a sample older than its own sensor's last one, or after a gap
 ///   longer than `gap-reset`, restarts that sensor's filter.
 /// - **Holds rather than guesses.** The hinge angle is trusted only while the hinge axis is
-///   clear of vertical and either neither sensor accelerates (magnitude off 1 g, or direction
-///   turning fast) now or within `motion-holdoff`, or the hinge angle is steady: the angles
-///   followed for `motion-holdoff` all within 2 × `hysteresis` (a hand shaking both halves
-///   leaves the angle where it is). Otherwise the published posture is kept and ``hold`` says
-///   why. A new posture must be the candidate for `settle-time` of trusted samples.
+///   clear of vertical, neither sensor turns (its direction moving faster than `turn-rate`
+///   between two readings of 1 g) now or within `motion-holdoff`, and either neither
+///   accelerates (magnitude off 1 g) within `motion-holdoff` or the hinge angle is steady: the
+///   angles followed for `motion-holdoff` all within 2 × `hysteresis` (a hand shaking both
+///   halves leaves the angle where it is). Otherwise the published posture is kept and
+///   ``hold`` says why. A new posture must be the candidate for `settle-time` of trusted
+///   samples.
 /// - **Closed or folded back.** 0° and 360° read alike. The detector follows the hinge's path
 ///   (each angle continues from the last), and a lid switch, when one is wired, settles it
 ///   (``setLidSwitch(closed:at:)``); until one of them tells, the posture is ``Posture/unknown``
