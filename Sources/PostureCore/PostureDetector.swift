@@ -501,13 +501,13 @@ public struct PostureDetector: Sendable {
         }
         var next = raw + 360 * ((previous - raw) / 360).rounded()
         if inBand, lost ? abs(next - previous) > band : pathBroken && abs(next - previous) > 90 {
-            // The path was lost (older than path-memory: the hinge found farther from where it
-            // was left than noise and play explain turned unseen, by any amount), or pairs were
+            // The path was lost (older than path-memory: a hinge found farther from where it was
+            // left than noise and play explain turned unseen, by any amount), or pairs were
             // skipped while the hinge turned (it could have turned unseen, by more than 90°),
-            // and it could be either. Where the hinge last
-            // lay still (within path-memory) is within 90° of one side, that side (the other is
-            // 270° away: a tent folded to a tablet between two readings); else the lid switch
-            // says which (open: folded back; shut: closed); else it is not known.
+            // and it could be either. Where the hinge last lay still (within path-memory) is
+            // within 90° of one side, that side (the other is 270° away: a tent folded to a
+            // tablet between two readings); else the lid switch says which (open: folded back;
+            // shut: closed); else it is not known.
             if !lost, let anchor, t - anchor.time <= configuration.pathMemory {
                 let nearAnchor = raw + 360 * ((anchor.degrees - raw) / 360).rounded()
                 if abs(nearAnchor - anchor.degrees) <= 90 {
