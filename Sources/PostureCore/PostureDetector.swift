@@ -12,9 +12,13 @@ import OrientationCore
 ///   are fed merged in time order; a sample older than its own sensor's last one, or after a gap
 ///   longer than `gap-reset`, restarts that sensor's filter.
 /// - **Holds rather than guesses.** The hinge angle is trusted only while the hinge axis is
-///   clear of vertical and neither sensor accelerates (magnitude off 1 g, or direction turning
-///   fast) now or within `motion-holdoff`. Otherwise the published posture is kept and ``hold``
-///   says why. A new posture must be the candidate for `settle-time` of trusted samples.
+///   clear of vertical, neither sensor turns (its direction moving faster than `turn-rate`
+///   between two readings of 1 g) now or within `motion-holdoff`, and either neither
+///   accelerates (magnitude off 1 g) within `motion-holdoff` or the hinge angle is steady: the
+///   angles followed for `motion-holdoff` all within 2 × `hysteresis` (a hand shaking both
+///   halves leaves the angle where it is). Otherwise the published posture is kept and
+///   ``hold`` says why. A new posture must be the candidate for `settle-time` of trusted
+///   samples.
 /// - **Closed or folded back.** 0° and 360° read alike. The detector follows the hinge's path
 ///   (each angle continues from the last), and a lid switch, when one is wired, settles it
 ///   (``setLidSwitch(closed:at:)``); until one of them tells, the posture is ``Posture/unknown``
@@ -87,6 +91,11 @@ public struct PostureDetector: Sendable {
     private var anchor: (degrees: Double, time: Double)?
     private var pending: Posture?
     private var pendingSince = -Double.infinity
+    /// The stretch of angles the path has taken one after another, all within
+    /// ``steadinessSpan`` of each other: their lowest and highest (`nil` after a pair the path
+    /// refused, or before any), and when the stretch began.
+    private var steadyRange: (low: Double, high: Double)?
+    private var steadySince = -Double.infinity
     private var lastTime = -Double.infinity
     /// Since when a trusted angle has said closed while the switch said open (`nil`: it does not).
     private var openConflictSince: Double?
@@ -133,6 +142,7 @@ public struct PostureDetector: Sendable {
         anchor = nil
         pending = nil
         pendingSince = -.infinity
+        steadyRange = nil
         lastTime = -.infinity
         holdSince = nil
         lidDisagreement = false
@@ -263,7 +273,7 @@ public struct PostureDetector: Sendable {
             }
             let since = openConflictSince ?? t
             openConflictSince = since
-            if t - since >= configuration.settleTime { startDisagreement() }
+            if t - since >= configuration.settleTime - Self.timeSlack { startDisagreement() }
         case nil:
             lidDisagreement = false
         }
@@ -317,19 +327,42 @@ public struct PostureDetector: Sendable {
         let dm = display.magnitude, bm = base.magnitude
         let accurate = angle.clearance >= sinHingeVertical
             && abs(dm - c.gravity) <= c.accelerationTolerance && abs(bm - c.gravity) <= c.accelerationTolerance
-        var followed = false
+        var outcome = FollowOutcome.refused
         if angle.clearance >= sinTrackVertical, abs(dm - c.gravity) <= c.gravity / 2, abs(bm - c.gravity) <= c.gravity / 2 {
             if coherent {
-                let still = t - display.movingTime >= c.motionHoldoff && t - base.movingTime >= c.motionHoldoff
-                followed = follow(angle.degrees, at: t, accurate: accurate, still: still)
+                let still = t - display.movingTime >= c.motionHoldoff - Self.timeSlack && t - base.movingTime >= c.motionHoldoff - Self.timeSlack
+                outcome = follow(angle.degrees, at: t, accurate: accurate, still: still)
             }
             // A pair the path did not take breaks its continuity until one is taken.
-            if !followed, tracked != nil { pathBroken = true }
+            if outcome != .taken, tracked != nil { pathBroken = true }
         }
+        let followed = outcome == .taken
+        if followed {
+            noteSteadiness(at: t)
+        } else if outcome != .beyondEnd {
+            steadyRange = nil
+        }
+        // The hinge steady for `motion-holdoff`: the angles the path took since then all within
+        // ``steadinessSpan``.
+        let steady = (followed || outcome == .beyondEnd) && steadyRange != nil && t - steadySince >= c.motionHoldoff - Self.timeSlack
 
         if angle.clearance < sinHingeVertical { return held(.hingeVertical, at: t) }
-        if t - display.movingTime < c.motionHoldoff { return held(.displayMoving, at: t) }
-        if t - base.movingTime < c.motionHoldoff { return held(.baseMoving, at: t) }
+        // A half turning holds the decision; one accelerating holds it only while the hinge
+        // angle is not steady: a hand's tremor, sway or step moves both halves together and
+        // leaves the angle where it was (docs/DETECTOR.md, "Deciding on the hinge's
+        // steadiness").
+        if t - display.turningTime < c.motionHoldoff - Self.timeSlack || (t - display.movingTime < c.motionHoldoff - Self.timeSlack && !steady) {
+            return held(.displayMoving, at: t)
+        }
+        if t - base.turningTime < c.motionHoldoff - Self.timeSlack || (t - base.movingTime < c.motionHoldoff - Self.timeSlack && !steady) {
+            return held(.baseMoving, at: t)
+        }
+        if outcome == .beyondEnd {
+            // An angle past 0…360 by more than the band, not trustworthy (a machine in hands):
+            // noise in the angle, not a move of the hinge. It neither decides nor restarts the
+            // decision.
+            return nil
+        }
         if !followed, tracked != nil, trackedTime < t, t - trackedTime <= c.pathMemory {
             // The path did not take this angle (a pair apart in time, a step the hinge cannot
             // make): something is still moving fast.
@@ -355,8 +388,8 @@ public struct PostureDetector: Sendable {
         rawHingeAngle = degrees.truncatingRemainder(dividingBy: 360)
         tracked = degrees
         trackedTime = t
-        if t - display.movingTime < c.motionHoldoff { return held(.displayMoving, at: t) }
-        if base.hasReading, abs(t - base.lastTime) <= c.pairingWindow, t - base.movingTime < c.motionHoldoff { return held(.baseMoving, at: t) }
+        if t - display.movingTime < c.motionHoldoff - Self.timeSlack { return held(.displayMoving, at: t) }
+        if base.hasReading, abs(t - base.lastTime) <= c.pairingWindow, t - base.movingTime < c.motionHoldoff - Self.timeSlack { return held(.baseMoving, at: t) }
         setHold(nil, at: t)
         statistics.trusted += 1
         let dm = display.magnitude
@@ -366,6 +399,28 @@ public struct PostureDetector: Sendable {
         }
         checkLid(candidate, at: t)
         return settle(lidAllows(candidate), at: t)
+    }
+
+    /// The widest the angles of a steady hinge may spread (degrees): `hysteresis` on either
+    /// side, the dead band by which a posture is kept and entered. Over `motion-holdoff` +
+    /// `settle-time` that is a hinge turning slower than 40°/s, the scale of `turn-rate`.
+    var steadinessSpan: Double { 2 * configuration.hysteresis }
+
+    /// Adds the angle the path just took to the stretch of steady angles, or starts a new
+    /// stretch with it when it falls outside ``steadinessSpan``. The angle is taken within
+    /// 0…360 (``hingeAngle``): a hinge turns no further, so a path a little past either end
+    /// (by noise, within `closed-folded-band`) puts the hinge at that end.
+    private mutating func noteSteadiness(at t: Double) {
+        guard let theta = hingeAngle else {
+            steadyRange = nil
+            return
+        }
+        if let range = steadyRange, max(range.high, theta) - min(range.low, theta) <= steadinessSpan {
+            steadyRange = (min(range.low, theta), max(range.high, theta))
+        } else {
+            steadyRange = (theta, theta)
+            steadySince = t
+        }
     }
 
     /// Keeps the published posture and says why.
@@ -384,7 +439,7 @@ public struct PostureDetector: Sendable {
             pending = candidate
             pendingSince = t
         }
-        guard t - pendingSince >= configuration.settleTime else { return nil }
+        guard t - pendingSince >= configuration.settleTime - Self.timeSlack else { return nil }
         return publish(candidate, at: t)
     }
 
@@ -402,74 +457,95 @@ public struct PostureDetector: Sendable {
     /// way to the 180° where the path could not tell which way round the hinge went.
     static let pairTolerance = 45.0
 
+    /// How much shorter than `motion-holdoff` or `settle-time` an interval between two readings
+    /// may be and still count as lasting it (seconds): sample times are sums and products of
+    /// periods in floating point (or nanoseconds turned into seconds), so two readings exactly
+    /// one `motion-holdoff` apart came out 0.19999999999999973 s apart and the window waited a
+    /// whole reading more (0.4 s at a governed 2.5 Hz). A microsecond is far below any
+    /// sample spacing.
+    static let timeSlack = 1e-6
+
     private func isInBand(_ raw: Double) -> Bool {
         raw <= configuration.closedFoldedBand || raw >= 360 - configuration.closedFoldedBand
     }
 
+    /// What the path did with a pair's angle.
+    enum FollowOutcome {
+        /// Taken: the path is at this angle now.
+        case taken
+        /// Not taken: the pair is mixed, the step one the hinge cannot make, or the path lost.
+        case refused
+        /// Not taken: past 0…360 by more than `closed-folded-band`, from a pair that is not
+        /// trustworthy (noise in the angle, not a move).
+        case beyondEnd
+    }
+
     /// Continues the path with a new raw angle in [0, 360); `accurate` says whether the angle
-    /// would also be trusted for a decision. Returns whether the path took it.
-    private mutating func follow(_ raw: Double, at t: Double, accurate: Bool, still: Bool) -> Bool {
+    /// would also be trusted for a decision.
+    private mutating func follow(_ raw: Double, at t: Double, accurate: Bool, still: Bool) -> FollowOutcome {
         let band = configuration.closedFoldedBand
         let inBand = isInBand(raw)
         let lost = tracked == nil || t - trackedTime > configuration.pathMemory
-        guard accurate || !lost else { return false }
+        guard accurate || !lost else { return .refused }
         // The lid switch tells where the path cannot: none yet, or lost.
         if inBand, lost, let lid = lidClosed {
             tracked = lid ? (raw > 180 ? raw - 360 : raw) : (raw < 180 ? raw + 360 : raw)
             trackedTime = t
-            return true
+            return .taken
         }
         guard let previous = tracked else {
             // No path: an angle clear of 0/360 is unique; one near it stays unresolved.
             tracked = inBand ? nil : raw
             trackedTime = t
-            return true
+            return .taken
         }
         var next = raw + 360 * ((previous - raw) / 360).rounded()
-        if lost || pathBroken, inBand, abs(next - previous) > 90 {
-            // The path was lost, or pairs were skipped while the hinge turned (the hinge could
-            // have turned unseen, by more than 90°), and it could be either. Where the hinge last
-            // lay still (within path-memory) is within 90° of one side, that side (the other is
-            // 270° away: a tent folded to a tablet between two readings); else the lid switch
-            // says which (open: folded back; shut: closed); else it is not known.
+        if inBand, lost ? abs(next - previous) > band : pathBroken && abs(next - previous) > 90 {
+            // The path was lost (older than path-memory: a hinge found farther from where it was
+            // left than noise and play explain turned unseen, by any amount), or pairs were
+            // skipped while the hinge turned (it could have turned unseen, by more than 90°),
+            // and it could be either. Where the hinge last lay still (within path-memory) is
+            // within 90° of one side, that side (the other is 270° away: a tent folded to a
+            // tablet between two readings); else the lid switch says which (open: folded back;
+            // shut: closed); else it is not known.
             if !lost, let anchor, t - anchor.time <= configuration.pathMemory {
                 let nearAnchor = raw + 360 * ((anchor.degrees - raw) / 360).rounded()
                 if abs(nearAnchor - anchor.degrees) <= 90 {
                     tracked = nearAnchor
                     trackedTime = t
                     pathBroken = false
-                    return true
+                    return .taken
                 }
             }
             tracked = lidClosed.map { $0 ? (raw > 180 ? raw - 360 : raw) : (raw < 180 ? raw + 360 : raw) }
             trackedTime = t
             pathBroken = false
-            return true
+            return .taken
         }
         if !lost, !still, abs(next - previous) > 90 {
             // Taken while a half moves, a pair that far from the path is more likely one mixing
             // a half's old position with the other's new one than a real turn: not taken. (A
             // still pair takes it, if the time allows: below.)
-            return false
+            return .refused
         }
         if !lost, abs(next - previous) > configuration.hingeSpeed * (t - trackedTime) + band {
             // Farther than a hinge turns in the time since the last angle taken: not this
             // hinge's angle (a glitch). A real jump (a lid slammed between two readings) is taken
             // a reading or two later, when the time allows it.
-            return false
+            return .refused
         }
         // A hinge turns within 0…360: a path beyond either end by more than the band was
         // resolved wrongly (a path lost); a trustworthy reading, unique, wins. A coarse one
         // there is noise (taken near the track margin): it does not move the path.
         if next < -band || next > 360 + band {
-            guard accurate, still else { return false }
+            guard accurate, still else { return .beyondEnd }
             next += next < -band ? 360 : -360
         }
         tracked = next
         trackedTime = t
         pathBroken = false
         if still, accurate { anchor = (next, t) }
-        return true
+        return .taken
     }
 
     // MARK: - Postures
@@ -557,6 +633,12 @@ extension PostureDetector {
         var lag = Vector3.zero
         /// The last time this sensor was accelerating or turning.
         var movingTime = -Double.infinity
+        /// The last time this sensor turned: its direction moved faster than `turn-rate` between
+        /// two readings that each read 1 g (within `acceleration-tolerance`), so a rotation, not
+        /// a linear acceleration pulling the reading aside.
+        var turningTime = -Double.infinity
+        /// Whether the last raw reading was within `acceleration-tolerance` of 1 g.
+        var rawNearGravity = false
         /// The direction of the last raw reading, and the rate it turned from the one before
         /// (radians per second; 0 after a restart): how fast this half turns now.
         var rawDirection = Vector3.zero
@@ -587,10 +669,14 @@ extension PostureDetector {
                 lastTime = t
                 // A fresh filter has no history to say it is still: count it as just moved.
                 movingTime = t
+                turningTime = t
+                rawNearGravity = abs(magnitude - c.gravity) <= c.accelerationTolerance
                 return
             }
             lastTime = t
             guard dt > 0 else { return }
+            let nearGravity = abs(a.length - c.gravity) <= c.accelerationTolerance
+            defer { rawNearGravity = nearGravity }
             let rawNow = a * (1 / a.length)
             let cosine = max(-1, min(1, rawNow.dot(rawDirection)))
             stepTurn = cMath_acos(cosine)
@@ -610,6 +696,7 @@ extension PostureDetector {
             guard magnitude > 0 else {
                 // Opposite readings cancelled exactly: no direction, surely not still.
                 movingTime = t
+                turningTime = t
                 return
             }
             let direction = fast * (1 / magnitude)
@@ -622,6 +709,7 @@ extension PostureDetector {
             if abs(magnitude - c.gravity) > c.accelerationTolerance || turning {
                 movingTime = t
             }
+            if turning, nearGravity, rawNearGravity { turningTime = t }
         }
     }
 }

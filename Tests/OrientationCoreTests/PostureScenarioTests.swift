@@ -11,31 +11,10 @@ import Testing
 @Suite struct PostureScenarioTests {
     static let rates: [Double] = PostureScenarioCatalog.rates + [50, 100]
 
-    /// Runs that do not pass yet (issue 38 left open): a machine held in hands after a fold is
-    /// called moving at low rates for longer than the 0.8 s budget (or, shaking, for ever: the
-    /// last posture is held), and at 5 Hz the lid shut unseen on its side is followed as closed
-    /// (the truth, but the specification asks for unknown). Each must still fail: a run that
-    /// passes makes its known issue fail, so this list only shrinks.
-    static let knownFailures: Set<String> = [
-        "a tablet held in portrait (hinge vertical) @ 2.5",
-        "shut while on its side, then laid down @ 5.0",
-        "recorded-style: a tablet in shaking hands @ 2.5", "recorded-style: a tablet in shaking hands @ 5.0",
-        "recorded-style: a tablet in shaking hands @ 10.0",
-        "recorded-style: a tablet held with the hinge near vertical for 30 s @ 2.5",
-        "recorded-style: a tablet held with the hinge near vertical for 30 s @ 5.0",
-        "recorded-style: a tablet held with the hinge near vertical for 30 s @ 10.0",
-    ]
-
     @Test("posture scenarios", arguments: PostureScenarioCatalog.all, rates)
     func scenario(scenario: PostureScenario, rate: Double) throws {
         let run = try PostureScenarioRun(scenario, rate: rate)
-        if Self.knownFailures.contains("\(scenario.name) @ \(rate)") {
-            withKnownIssue("issue 38: \(scenario.name) @ \(rate) Hz") {
-                #expect(run.failures.isEmpty, "\(scenario.name) @ \(rate) Hz: \(run.failures.joined(separator: "; "))")
-            }
-        } else {
-            #expect(run.failures.isEmpty, "\(scenario.name) @ \(rate) Hz: \(run.failures.joined(separator: "; "))")
-        }
+        #expect(run.failures.isEmpty, "\(scenario.name) @ \(rate) Hz: \(run.failures.joined(separator: "; "))")
     }
 
     /// Whatever else fails, a machine whose halves are folded back is never called closed, nor
