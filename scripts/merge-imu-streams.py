@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Join a recording's separate accelerometer and gyroscope samples into one CSV for
+r"""Join a recording's separate accelerometer and gyroscope samples into one CSV for
 `orientationctl import`, copying every value as the source wrote it.
 
 Many phone loggers write each sensor as its own stream: two files (one row per sample), or one
@@ -14,7 +14,8 @@ the latest gyroscope sample at or before the accelerometer sample's time (the fi
 sample for accelerometer samples before it). Nothing is interpolated and no sample is invented or
 dropped; a gyroscope sample later than the last accelerometer sample is not used. Lines that are
 empty or start with a comment character (`#`, `%`) are skipped, as are tagged rows of other
-sensors. The time is copied as it is, in the source's unit (tell `import` with --time-unit).
+sensors (and, with --xml, lines that are not one whole element, like a scan's closing tag).
+The time is copied as it is, in the source's unit (tell `import` with --time-unit).
 
     # two files, whitespace-separated, time in column 1, x y z in columns 2-4
     scripts/merge-imu-streams.py OUT.csv --accel accelerometer.txt --gyro gyroscope-calibrated.txt \
@@ -24,12 +25,21 @@ sensors. The time is copied as it is, in the source's unit (tell `import` with -
         --accel-type TYPE_ACCELEROMETER --gyro-type TYPE_GYROSCOPE \
         --time-column 1 --accel-columns 3,4,5 --gyro-columns 3,4,5
 
+    # XML lines like <a t="..." x="..." y="..." z="..." st="..." /> (--xml: the element's name,
+    # then the attributes --xml-attributes names, become the row's cells 1, 2, ...)
+    scripts/merge-imu-streams.py OUT.csv --accel log.xml --xml --xml-attributes st,x,y,z \
+        --type-column 1 --accel-type a --gyro-type g --time-column 2 --accel-columns 3,4,5 --gyro-columns 3,4,5
+
 Prints the input files' sizes and sha256, and the row counts, for raw/PROVENANCE.txt.
 """
 import argparse
 import bisect
 import hashlib
+import re
 import sys
+
+ELEMENT = re.compile(r'^<([A-Za-z_][\w.-]*)((?:\s+[\w.-]+="[^"]*")*)\s*/?>$')
+ATTRIBUTE = re.compile(r'([\w.-]+)="([^"]*)"')
 
 DELIMITERS = {"comma": ",", "semicolon": ";", "tab": "\t", "whitespace": None}
 
@@ -52,9 +62,16 @@ def read(path: str, a, tag, cols, say: bool = True) -> list:
     samples = []
     for number, raw in enumerate(data.decode("utf-8").splitlines(), start=1):
         line = raw.strip()
-        if not line or line[0] in "#%":
+        if a.xml:
+            element = ELEMENT.match(line)
+            if not element:
+                continue
+            attributes = dict(ATTRIBUTE.findall(element.group(2)))
+            cells = [element.group(1)] + [attributes.get(name, "") for name in a.xml_attributes]
+        elif not line or line[0] in "#%":
             continue
-        cells = [c.strip() for c in (line.split() if a.delimiter is None else line.split(a.delimiter))]
+        else:
+            cells = [c.strip() for c in (line.split() if a.delimiter is None else line.split(a.delimiter))]
         if a.type_column is not None:
             if len(cells) < a.type_column or cells[a.type_column - 1] != tag:
                 continue
@@ -76,6 +93,10 @@ def main() -> int:
     p.add_argument("--accel", required=True, help="file with the accelerometer samples")
     p.add_argument("--gyro", help="file with the gyroscope samples (default: the --accel file)")
     p.add_argument("--delimiter", choices=DELIMITERS, default="comma")
+    p.add_argument("--xml", action="store_true",
+                   help="each sample is an XML element on its own line: its name, then --xml-attributes, are the cells")
+    p.add_argument("--xml-attributes", type=lambda t: t.split(","), default=["t", "x", "y", "z"],
+                   help="the attributes that become cells 2, 3, ... (default t,x,y,z)")
     p.add_argument("--type-column", type=int, help="1-based column naming each row's sensor")
     p.add_argument("--accel-type", help="the accelerometer rows' name in --type-column")
     p.add_argument("--gyro-type", help="the gyroscope rows' name in --type-column")

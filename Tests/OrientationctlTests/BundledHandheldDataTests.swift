@@ -2,13 +2,15 @@ import Foundation
 import Testing
 import TestSupport
 
-/// data/inria-attitude-handheld/ and data/indoor-location-oppo-handheld/ (issue 41): each log is
+/// data/inria-attitude-handheld/, data/indoor-location-oppo-handheld/ and
+/// data/edinburgh-smartisan-pocketing/ (issue 41): each log is
 /// what its README's commands make of the bundled raw files, so the provenance stays true; and
 /// scripts/merge-imu-streams.py, which those commands use to join a phone's separate
 /// accelerometer and gyroscope streams, joins them as it says.
 @Suite struct BundledHandheldDataTests {
     static let inria = "data/inria-attitude-handheld/"
     static let oppo = "data/indoor-location-oppo-handheld/"
+    static let smartisan = "data/edinburgh-smartisan-pocketing/"
 
     /// One recording of the Inria set: phone, person and motion, as its file name spells them.
     struct InriaRecording: CustomTestStringConvertible, Sendable {
@@ -26,6 +28,8 @@ import TestSupport
 
     static let oppoTraces = ["b1-5dda14979191710006b5720e", "f1-5dd9e7aac5b77e0006b1732b", "f2-5dda04049191710006b5712e",
                              "f3-5dda057d9191710006b5713d", "f4-5ddb6533c5b77e0006b17902"].map { "site1-" + $0 }
+
+    static let smartisanExcerpts = [1, 5, 9, 11, 12].flatMap { run in ["start", "end"].map { String(format: "run%02d-", run) + $0 } }
 
     static var root: String { CommandRunner.repositoryRoot.path + "/" }
 
@@ -85,6 +89,27 @@ import TestSupport
         #expect(imported == bundled, "\(name).log is not what the README's command makes of raw/\(name).csv")
     }
 
+    @Test(arguments: smartisanExcerpts)
+    func aSmartisanLogIsWhatTheReadmeCommandMakesOfTheBundledCSV(_ name: String) throws {
+        let (run, part) = (String(name.prefix(5)), String(name.dropFirst(6)))
+        let what = part == "start"
+            ? "its first 20 s: the phone in the hand, then put away upside down (as in a trouser pocket) and carried"
+            : "its last 15 s: the phone carried upside down (as in a trouser pocket), then taken out into the hand"
+        let output = try CommandRunner.temporaryFile("imported.log", contents: "")
+        let result = try CommandRunner.run([
+            "import", Self.root + Self.smartisan + "raw/\(name).csv", "-o", output, "--header-lines", "1", "--time-column", "1",
+            "--time-unit", "ns", "--accel-columns", "2,3,4", "--gyro-columns", "5,6,7", "--proper-acceleration",
+            "--meta", "device=Smartisan phone (model not named by the source, its entry-level phone; Android accelerometer and gyroscope)",
+            "--meta", "sample-rate=50",
+            "--meta", "activity=one person walking the same route in each of the source's rounds, round \(run.dropFirst(3)), \(what)",
+            "--meta", "licence=MIT, from the ipin2019-weixijia repository (Xijia Wei, University of Edinburgh); see LICENSE.md beside this file",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let imported = try Data(contentsOf: URL(fileURLWithPath: output))
+        let bundled = try Data(contentsOf: URL(fileURLWithPath: Self.root + Self.smartisan + name + ".log"))
+        #expect(imported == bundled, "\(name).log is not what the README's command makes of raw/\(name).csv")
+    }
+
     /// What the merge writes for two streams, and for one file tagged by sensor.
     struct MergeCase: CustomTestStringConvertible, Sendable {
         var name: String
@@ -111,6 +136,16 @@ import TestSupport
             arguments: ["--delimiter", "tab", "--type-column", "2", "--accel-type", "TYPE_ACCELEROMETER", "--gyro-type", "TYPE_GYROSCOPE",
                         "--time-column", "1", "--accel-columns", "3,4,5", "--gyro-columns", "3,4,5"],
             expected: "time,accel_x,accel_y,accel_z,gyro_x,gyro_y,gyro_z\n1000,1.50,-2,9.80,0.010,0.020,0.030\n1020,1.6,-2.1,9.7,0.1,0.2,0.3\n"),
+        MergeCase(
+            name: "XML elements: the name is the type, the listed attributes the cells; scans and closing tags are skipped",
+            accel: "<data phone=\"p\" t=\"2018-06-21 13:45:55.479\">\n<m t=\"1\" x=\"9\" y=\"9\" z=\"9\" st=\"100\" />\n"
+                + "<a t=\"2\" x=\"1.0\" y=\"2.5\" z=\"9.5\" st=\"110\" />\n<g t=\"2\" x=\"-0.1\" y=\"0.2\" z=\"0.03\" st=\"110\" />\n"
+                + "<wr t=\"3\">\n<r b=\"fc:fb:fb:6a:8b:7f\" s=\"-95\" c=\"48\" />\n</wr>\n"
+                + "<a t=\"4\" x=\"0.9\" y=\"2.4\" z=\"9.6\" st=\"130\" />\n</data>\n",
+            gyro: nil,
+            arguments: ["--xml", "--xml-attributes", "st,x,y,z", "--type-column", "1", "--accel-type", "a", "--gyro-type", "g",
+                        "--time-column", "2", "--accel-columns", "3,4,5", "--gyro-columns", "3,4,5"],
+            expected: "time,accel_x,accel_y,accel_z,gyro_x,gyro_y,gyro_z\n110,1.0,2.5,9.5,-0.1,0.2,0.03\n130,0.9,2.4,9.6,-0.1,0.2,0.03\n"),
     ]
 
     @Test(arguments: mergeCases)
