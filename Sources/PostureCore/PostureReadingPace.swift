@@ -138,15 +138,6 @@ public struct PostureReadingPace: Sendable {
         return isParked
     }
 
-    /// Returns to the start (the sensors were closed): nothing active, not parked.
-    public mutating func reset() {
-        let configuration = governors[0].configuration
-        governors = Array(repeating: SampleRateGovernor(configuration: configuration), count: Reader.allCases.count)
-        active = Array(repeating: false, count: Reader.allCases.count)
-        wakeable = Array(repeating: false, count: Reader.allCases.count)
-        isParked = false
-    }
-
     /// A hinge angle as a reading the governor can judge: a unit direction in a plane (so only the
     /// angle moves it); no angle is a non-finite reading, which is motion.
     static func sample(hinge degrees: Double?, at time: Double) -> Sample {

@@ -68,11 +68,14 @@ extension SensorIIOIntegrationTests {
 
         var socket: String { directory + "/d.sock" }
 
-        static func start(tabletModeSwitch: Bool = false, uinput: String = UInputTabletModeSwitch.defaultPath) async throws -> RunningDaemon {
+        /// - Parameter logger: the daemon's logger (default: quiet; ``CapturedLogSink/logger()`` to count its lines).
+        static func start(tabletModeSwitch: Bool = false, uinput: String = UInputTabletModeSwitch.defaultPath,
+                          logger: Logger? = nil) async throws -> RunningDaemon {
             var template = Array("/tmp/orientationd-posture-XXXXXX".utf8CString)
             let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
-            var logger = Logger(label: "test")
-            logger.logLevel = .critical
+            var quiet = Logger(label: "test")
+            quiet.logLevel = .critical
+            let logger = logger ?? quiet
             let service = try await OrientationService.start(
                 source: DiscoveringAccelerometerSource(settings: IIOSettings(), logger: logger), detector: OrientationDetector.Configuration(),
                 server: ServerConfiguration(socketPath: dir + "/d.sock"), watchHotplug: true, tabletModeSwitch: tabletModeSwitch,
@@ -315,6 +318,14 @@ extension SensorIIOIntegrationTests {
         var lines: [String] { all.withLock { $0 } }
         func reset() { all.withLock { $0 = [] } }
 
+        /// A logger at `info` whose lines go to the sink, emptied first.
+        static func logger() -> Logger {
+            shared.reset()
+            var logger = Logger(label: "test") { _ in Handler() }
+            logger.logLevel = .info
+            return logger
+        }
+
         struct Handler: LogHandler {
             var metadata: Logger.Metadata = [:]
             var logLevel: Logger.Level = .info
@@ -337,19 +348,10 @@ extension SensorIIOIntegrationTests {
         let machine = FakeConvertible()
         for device in [machine.display, machine.base] { try testbed.add(device.description) }
         try machine.set(testbed, .laptop())
-        var template = Array("/tmp/orientationd-posture-XXXXXX".utf8CString)
-        let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        let daemon = try await RunningDaemon.start(logger: CapturedLogSink.logger())
         let log = CapturedLogSink.shared
-        log.reset()
-        var sinkLogger = Logger(label: "test") { _ in CapturedLogSink.Handler() }
-        sinkLogger.logLevel = .info
-        let service = try await OrientationService.start(
-            source: DiscoveringAccelerometerSource(settings: IIOSettings(), logger: sinkLogger), detector: OrientationDetector.Configuration(),
-            server: ServerConfiguration(socketPath: dir + "/d.sock"), watchHotplug: true, logger: sinkLogger)
-        let group = service.serviceGroup(logger: sinkLogger)
-        let run = Task { try await group.run() }
-        let posture = try #require(service.posture)
-        let client = connectUnix(dir + "/d.sock")
+        let posture = try #require(daemon.service.posture)
+        let client = connectUnix(daemon.socket)
         defer { close(client) }
         _ = readLine(client, timeout: 5)
         for round in 1...3 {
@@ -363,8 +365,7 @@ extension SensorIIOIntegrationTests {
         let lines = log.lines
         #expect(lines.filter { $0 == "base accelerometer opened" }.count == 1, "\(lines)")
         #expect(lines.filter { $0 == "opening the posture's accelerometers" }.count == 1, "\(lines)")
-        await group.triggerGracefulShutdown()
-        try await run.value
+        try await daemon.stop()
     }
 
     /// Issue 36: a base accelerometer whose buffer never delivers (no usable trigger, a hub that
@@ -395,18 +396,9 @@ extension SensorIIOIntegrationTests {
         let machine = FakeConvertible()
         for device in [machine.display, machine.base] { try testbed.add(device.description) }
         try machine.set(testbed, .laptop())
-        var template = Array("/tmp/orientationd-posture-XXXXXX".utf8CString)
-        let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        let daemon = try await RunningDaemon.start(logger: CapturedLogSink.logger())
         let log = CapturedLogSink.shared
-        log.reset()
-        var sinkLogger = Logger(label: "test") { _ in CapturedLogSink.Handler() }
-        sinkLogger.logLevel = .info
-        let service = try await OrientationService.start(
-            source: DiscoveringAccelerometerSource(settings: IIOSettings(), logger: sinkLogger), detector: OrientationDetector.Configuration(),
-            server: ServerConfiguration(socketPath: dir + "/d.sock"), watchHotplug: true, logger: sinkLogger)
-        let group = service.serviceGroup(logger: sinkLogger)
-        let run = Task { try await group.run() }
-        let client = connectUnix(dir + "/d.sock")
+        let client = connectUnix(daemon.socket)
         defer { close(client) }
         _ = readLine(client, timeout: 5)
         sendLine(client, "{\"op\":\"subscribe\",\"topics\":[\"orientation\",\"posture\"]}")
@@ -420,8 +412,7 @@ extension SensorIIOIntegrationTests {
         // An accelerometer's event still reopens it.
         testbed.uevent(machine.display.syspath, "change")
         #expect(waitUntil(timeout: 10) { log.lines.contains("reopening the sensor (hotplug)") }, "\(log.lines)")
-        await group.triggerGracefulShutdown()
-        try await run.value
+        try await daemon.stop()
     }
 
     /// Item 3: the virtual tablet-mode switch, opt-in, never beside the machine's own, never
