@@ -85,6 +85,18 @@ extension SensorIIOIntegrationTests {
                                  shutdown: { await group.triggerGracefulShutdown() })
         }
 
+        /// The testbed with `machine`'s two accelerometers at `pose`, the daemon started on it,
+        /// and a client subscribed to `posture` (the caller closes it).
+        static func subscribedToPosture(_ machine: FakeConvertible, at pose: ConvertiblePose) async throws -> (Testbed, RunningDaemon, Int32) {
+            let testbed = Testbed()
+            for device in [machine.display, machine.base] { try testbed.add(device.description) }
+            try machine.set(testbed, pose)
+            let daemon = try await RunningDaemon.start()
+            let client = connectUnix(daemon.socket)
+            sendLine(client, "{\"op\":\"subscribe\",\"topics\":[\"posture\"]}")
+            return (testbed, daemon, client)
+        }
+
         /// Shuts it down and waits for the end.
         func stop() async throws {
             await shutdown()
@@ -140,15 +152,10 @@ extension SensorIIOIntegrationTests {
     /// 2 s, the display at the orientation's own pace, nothing fed to the detector), and a hinge
     /// opened by moving the display wakes the base at once; it parks again once all lie still.
     @Test func aStillConvertibleParksItsReadersAndMovingTheDisplayWakesThem() async throws {
-        let testbed = Testbed()
         let machine = FakeConvertible()
-        for device in [machine.display, machine.base] { try testbed.add(device.description) }
-        try machine.set(testbed, .laptop())
-        let daemon = try await RunningDaemon.start()
-        let client = connectUnix(daemon.socket)
+        let (testbed, daemon, client) = try await RunningDaemon.subscribedToPosture(machine, at: .laptop())
         defer { close(client) }
         let posture = try #require(daemon.service.posture)
-        sendLine(client, "{\"op\":\"subscribe\",\"topics\":[\"posture\"]}")
         #expect(Self.awaitMessage(client, type: "posture", containing: "\"posture\":\"laptop\"", timeout: 10) != nil)
         #expect(waitUntil(timeout: 15) { posture.readingPace.isParked }, "a still laptop parks: \(posture.readingPace)")
         let before = posture.readingPace
@@ -372,16 +379,11 @@ extension SensorIIOIntegrationTests {
     /// needs a resume) gets the display's treatment: the stall ends the buffered open, the base is
     /// read polled at once, and the posture is decided, without waiting for another claim.
     @Test func aSilentBaseBufferIsReadPolledAtOnce() async throws {
-        let testbed = Testbed()
         var machine = FakeConvertible()
         machine.base.buffered = true  // its PTY is never written: the buffer stays silent
-        for device in [machine.display, machine.base] { try testbed.add(device.description) }
-        try machine.set(testbed, .laptop())
-        let daemon = try await RunningDaemon.start()
-        let client = connectUnix(daemon.socket)
-        defer { close(client) }
+        let (testbed, daemon, client) = try await RunningDaemon.subscribedToPosture(machine, at: .laptop())
+        defer { close(client); _ = testbed }
         let posture = try #require(daemon.service.posture)
-        sendLine(client, "{\"op\":\"subscribe\",\"topics\":[\"posture\"]}")
         #expect(Self.awaitMessage(client, type: "posture", containing: "\"posture\":\"laptop\"", timeout: 15) != nil, "\(posture.state)")
         #expect(posture.opens == 2, "the buffered open, then the polled one: \(posture.opens)")
         try await daemon.stop()
