@@ -78,6 +78,18 @@ extension OrientationDetector {
         /// While moving gently (neither still nor swinging), a candidate from the slow filter
         /// must persist this long before it is published.
         public var settleTime: Double = 0.1
+        /// A change to another orientation waits while the device is on its way back out of it
+        /// (issue 41): while the fast estimate is more than this many degrees closer than the
+        /// slow one to the published orientation's axis (in-plane: the in-plane angle; face-up
+        /// and face-down: the angle from the screen's normal), or, for face-up and face-down,
+        /// more than this farther from the candidate's own axis. The slow estimate is where the
+        /// device pointed about a filter time ago, so the two differ by more than the
+        /// direction's noise (``stillAngle``, 5°) only when it moves: a short tilt past the
+        /// boundary (pitched toward the face, swung past an edge, flipped over the top) is
+        /// already heading back or onward where its motion slows enough to settle; a turn
+        /// coming to rest does not head back. Not applied to the first decision (from
+        /// `unknown`). 180 turns it off.
+        public var recedeAngle: Double = 5
         /// While moving, a change also waits until the slow filter's direction has stayed within
         /// ``steadyAngle`` over the last ``steadyWindow``: a device still turning through an
         /// orientation on its way to another (lifted from a table straight into landscape,
@@ -214,6 +226,11 @@ extension OrientationDetector {
             }
             check { () throws(ConfigurationError) in try nonNegative(swingHoldoff, "swing-holdoff") }
             check { () throws(ConfigurationError) in try nonNegative(settleTime, "settle-time") }
+            check { () throws(ConfigurationError) in
+                guard recedeAngle.isFinite, recedeAngle >= 0, recedeAngle <= 180 else {
+                    throw ConfigurationError(field: "recede-angle", message: "must be from 0 to 180 degrees (180: off), not \(recedeAngle)")
+                }
+            }
             check { () throws(ConfigurationError) in try angle(steadyAngle, "steady-angle", below: 180) }
             check { () throws(ConfigurationError) in try positive(steadyWindow, "steady-window") }
             check { () throws(ConfigurationError) in try positive(gravity, "gravity") }

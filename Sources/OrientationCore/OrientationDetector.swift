@@ -268,7 +268,7 @@ public struct OrientationDetector: Sendable {
                 && t - accelerationGateTime >= c.accelerationHoldoff
                 && (candidate.isFlat || (sinTilt >= sinScreenDown && t - flatTime >= c.afterFlatHoldoff))
         }
-        guard ready else { return nil }
+        guard ready, !isReceding(from: candidate) else { return nil }
         let event = OrientationEvent(time: t, orientation: candidate, previous: orientation)
         orientation = candidate
         pending = nil
@@ -321,6 +321,33 @@ public struct OrientationDetector: Sendable {
         let limits = sinTiltLimits[turns]
         guard sinTilt >= limits.lower, sinTilt <= limits.upper else { return nil }
         return DeviceOrientation.inPlane[turns]
+    }
+
+    /// True when the device is on its way back out of `candidate` (`recede-angle`, issue 41):
+    /// the fast estimate is more than `recede-angle` closer than the slow one to the published
+    /// orientation's axis or, for face-up and face-down (caps: tilting out of one leaves it,
+    /// whichever way), more than that farther from the candidate's axis. An in-plane
+    /// orientation is a wedge a hand wobbles across, so only heading back counts there. Never
+    /// for the first decision. Runs only when a change is otherwise ready, so its inverse
+    /// trigonometry is off the hot path.
+    private func isReceding(from candidate: DeviceOrientation) -> Bool {
+        let margin = configuration.recedeAngle
+        guard margin < 180, orientation != .unknown else { return false }
+        if candidate.isFlat, Self.offAxis(fast, candidate) > Self.offAxis(slow, candidate) + margin { return true }
+        return Self.offAxis(fast, orientation) + margin < Self.offAxis(slow, orientation)
+    }
+
+    /// Degrees between `v` and `orientation`'s axis: for face-up and face-down the angle from the
+    /// screen's normal, in-plane the in-plane angle from that orientation's edge (tilt aside).
+    static func offAxis(_ v: Vector3, _ orientation: DeviceOrientation) -> Double {
+        switch orientation {
+        case .faceUp: return degrees(cMath_atan2((v.x * v.x + v.y * v.y).squareRoot(), -v.z))
+        case .faceDown: return degrees(cMath_atan2((v.x * v.x + v.y * v.y).squareRoot(), v.z))
+        default:
+            guard let turns = orientation.quarterTurns else { return 0 }
+            let across = turns % 2 == 0 ? v.x : v.y
+            return degrees(cMath_atan2(abs(across), dot(v, quarterTurns: turns)))
+        }
     }
 
     /// The in-plane component of `v` along orientation `quarterTurns`' gravity direction.

@@ -242,6 +242,65 @@ import Testing
         #expect(events.map(\.previous) == [.unknown])
     }
 
+    // MARK: - Heading back (issue 41)
+
+    /// A portrait phone (tilt 20°) swung to landscape-left at 400°/s, shaken there for 0.4 s
+    /// (±0.7 g along gravity at 8 Hz: the acceleration gate holds every decision), and then,
+    /// while the shake dies out over `shakeInto` seconds, either swung back to portrait at
+    /// `backRate` degrees per second (a short tilt: 1.3–1.4 s away) or left at rest in
+    /// landscape-left (a turn).
+    struct Excursion: Sendable, CustomStringConvertible {
+        let backRate: Double?, shakeInto: Double, rate: Double
+        var description: String {
+            (backRate.map { "back at \(Int($0))°/s" } ?? "stays") + ", shaken \(shakeInto) s into it, \(Int(rate)) Hz"
+        }
+
+        func samples() -> [Sample] {
+            let out = 90.0 / 400, hold = 0.4
+            return (0..<Int(6 * rate)).map { k in
+                let t = Double(k) / rate, u = t - 2
+                var angle = 0.0, magnitude = 1.0
+                if u >= 0 {
+                    if u < out {
+                        angle = 400 * u
+                    } else if let backRate, u >= out + hold {
+                        angle = max(0, 90 - backRate * (u - out - hold))
+                    } else {
+                        angle = 90
+                    }
+                    if u >= out, u < out + hold + shakeInto {
+                        magnitude = Int((u - out) * 16) % 2 == 0 ? 1.7 : 0.3
+                    }
+                }
+                return Sample(time: t, acceleration: Still.gravity(angle: angle, tilt: 20) * magnitude)
+            }
+        }
+    }
+
+    static let excursions: [Excursion] = [90.0, 110].flatMap { back in
+        [0.1, 0.15].flatMap { into in [50.0, 100].map { Excursion(backRate: back, shakeInto: into, rate: $0) } }
+    } + [Excursion(backRate: nil, shakeInto: 0.1, rate: 50), Excursion(backRate: nil, shakeInto: 0.15, rate: 100)]
+
+    /// `recede-angle`: once the shake stops, the moving path would publish landscape-left
+    /// (the slow estimate is steady there and the gates are closed) while the phone is already
+    /// on its way back. Heading back is not arriving: the short tilt publishes nothing, and with
+    /// the rule off (180) it publishes landscape-left and portrait again. A phone that stays in
+    /// landscape-left is published exactly when it was without the rule.
+    @Test(arguments: excursions)
+    func aShortTiltHeadingBackIsNotPublished(_ excursion: Excursion) throws {
+        var off = OrientationDetector.Configuration()
+        off.recedeAngle = 180
+        var withRule = try OrientationDetector(), without = try OrientationDetector(configuration: off)
+        let events = withRule.run(excursion.samples()), before = without.run(excursion.samples())
+        if excursion.backRate == nil {
+            #expect(events.map(\.orientation) == [.portrait, .landscapeLeft])
+            #expect(events == before)
+        } else {
+            #expect(events.map(\.orientation) == [.portrait])
+            #expect(before.map(\.orientation) == [.portrait, .landscapeLeft, .portrait])
+        }
+    }
+
     // MARK: - Gyroscope
 
     @Test func withAGyroscopeAStillDeviceIsConfirmedQuickly() throws {

@@ -38,6 +38,34 @@ import TestSupport
         runProcess(["/usr/bin/python3", root + "scripts/merge-imu-streams.py"] + arguments, directory: root)
     }
 
+    /// A short tilt, scored accelerometer-only (issue 41, `recede-angle`).
+    struct ShortTilt: CustomTestStringConvertible, Sendable {
+        var log: String, what: String
+        var testDescription: String { log }
+    }
+
+    /// Each of these published an orientation the truth has no run for, then the return,
+    /// without a gyroscope (round 4's detector: one false rotation each): at the apex of a short
+    /// tilt the motion slows enough to settle while the device already heads back or onward.
+    /// With `recede-angle` nothing is published while the fast estimate heads back toward the
+    /// published orientation (or out of face-up) by more than 5°; with it off (180) the false
+    /// rotation is back, so the rule is what removes it.
+    static let shortTilts: [ShortTilt] = [
+        .init(log: "iphone4s-jakob-ar", what: "landscape-left flipped over the top to landscape-right: face-up at the apex"),
+        .init(log: "iphone5-jakob-swinging", what: "picked up: swung to landscape-left and back to portrait"),
+        .init(log: "iphone5-thibaud-ar", what: "held up in landscape-left: swung 30° past portrait and back"),
+    ]
+
+    @Test(arguments: shortTilts)
+    func aShortTiltIsNotPublishedWithoutAGyroscope(_ tilt: ShortTilt) throws {
+        let log = Self.inria + tilt.log + ".log"
+        let now = try CommandRunner.run(["evaluate", "--ignore-gyro", log])
+        #expect(now.status == 0, "\(now.stderr)")
+        #expect(now.stdout.contains(" 0 missed, 0 spurious"), "\(tilt.what): \(now.stdout)")
+        let off = try CommandRunner.run(["evaluate", "--ignore-gyro", "--set", "recede-angle=180", log])
+        #expect(off.stdout.contains(" 0 missed, 1 spurious"), "\(tilt.what), recede-angle off: \(off.stdout)")
+    }
+
     @Test(arguments: inriaRecordings)
     func anInriaLogIsWhatTheReadmeCommandsMakeOfTheRawFiles(_ recording: InriaRecording) throws {
         let what = [
