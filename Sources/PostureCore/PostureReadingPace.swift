@@ -33,7 +33,7 @@ import OrientationCore
 ///   full rate.
 public struct PostureReadingPace: Sendable {
     /// A posture reader.
-    public enum Reader: Int, Sendable, CaseIterable {
+    public enum Reader: Sendable, CaseIterable {
         case display, base, hinge
     }
 
@@ -60,9 +60,40 @@ public struct PostureReadingPace: Sendable {
     public private(set) var parks = 0
     public private(set) var wakes = 0
 
-    private var governors: [SampleRateGovernor]
-    private var active: [Bool]
-    private var wakeable: [Bool]
+    /// One reader's governor, and whether it takes part and can be woken early. Three stored
+    /// slots, not arrays: the daemon copies the pace out of its lock for each reading, and a
+    /// copied array would be reallocated at the first write (an allocation per reading).
+    private struct Slot: Sendable {
+        var governor: SampleRateGovernor
+        var active = false
+        var wakeable = false
+    }
+
+    private var display: Slot
+    private var base: Slot
+    private var hinge: Slot
+
+    private subscript(_ reader: Reader) -> Slot {
+        get {
+            switch reader {
+            case .display: display
+            case .base: base
+            case .hinge: hinge
+            }
+        }
+        set {
+            switch reader {
+            case .display: display = newValue
+            case .base: base = newValue
+            case .hinge: hinge = newValue
+            }
+        }
+    }
+
+    /// Whether `test` holds for every reader taking part.
+    private func everyActive(_ test: (Slot) -> Bool) -> Bool {
+        (!display.active || test(display)) && (!base.active || test(base)) && (!hinge.active || test(hinge))
+    }
 
     /// - Parameters:
     ///   - governor: the `[sensor]` still settings (`still-interval` 0 turns pacing off).
@@ -71,17 +102,18 @@ public struct PostureReadingPace: Sendable {
         let paired = governor.limited(gapReset: pairingWindow)
         pairedInterval = paired.stillInterval
         parkedInterval = 4 * governor.stillInterval
-        governors = Array(repeating: SampleRateGovernor(configuration: paired), count: Reader.allCases.count)
-        active = Array(repeating: false, count: Reader.allCases.count)
-        wakeable = Array(repeating: false, count: Reader.allCases.count)
+        let slot = Slot(governor: SampleRateGovernor(configuration: paired))
+        (display, base, hinge) = (slot, slot, slot)
     }
 
     /// New settings (a reload) for the readers already taking part: each at full rate until it
     /// lies still again, not parked.
     public mutating func reconfigure(governor: SampleRateGovernor.Configuration, pairingWindow: Double) {
         var fresh = PostureReadingPace(governor: governor, pairingWindow: pairingWindow)
-        fresh.active = active
-        fresh.wakeable = wakeable
+        for reader in Reader.allCases {
+            fresh[reader].active = self[reader].active
+            fresh[reader].wakeable = self[reader].wakeable
+        }
         fresh.parks = parks
         fresh.wakes = wakes
         self = fresh
@@ -91,19 +123,18 @@ public struct PostureReadingPace: Sendable {
     /// early. The display's reader need not be wakeable (it is never woken); the base and the
     /// hinge must be, or the pace never parks.
     public mutating func add(_ reader: Reader, wakeable: Bool) {
-        active[reader.rawValue] = true
-        self.wakeable[reader.rawValue] = wakeable || reader == .display
+        self[reader].active = true
+        self[reader].wakeable = wakeable || reader == .display
     }
 
     /// Takes one accelerometer reading (the raw sample: the governor judges its motion).
     /// `feed` hands it to the detector and returns whether the detector is settled afterwards;
     /// it is called only when the detector needs the reading.
     public mutating func take(_ sample: Sample, from reader: Reader, feed: () -> Bool) -> Decision {
-        let i = reader.rawValue
-        active[i] = true
+        self[reader].active = true
         if isParked {
-            _ = governors[i].observe(sample, settled: true)
-            if governors[i].interval != nil {
+            _ = self[reader].governor.observe(sample, settled: true)
+            if self[reader].governor.interval != nil {
                 return Decision(feed: false, wait: reader == .display ? parkedDisplayWait : parkedInterval, wakeOthers: false)
             }
             isParked = false
@@ -112,10 +143,10 @@ public struct PostureReadingPace: Sendable {
             return Decision(feed: true, wait: nil, wakeOthers: reader == .display)
         }
         let settled = feed()
-        _ = governors[i].observe(sample, settled: settled)
-        let still = active.indices.allSatisfy { !active[$0] || governors[$0].interval != nil }
-        guard still, let wait = governors[i].interval else { return Decision(feed: true, wait: nil, wakeOthers: false) }
-        if settled, parkedInterval > pairedInterval, active.indices.allSatisfy({ !active[$0] || wakeable[$0] }) {
+        _ = self[reader].governor.observe(sample, settled: settled)
+        let still = everyActive { $0.governor.interval != nil }
+        guard still, let wait = self[reader].governor.interval else { return Decision(feed: true, wait: nil, wakeOthers: false) }
+        if settled, parkedInterval > pairedInterval, everyActive(\.wakeable) {
             isParked = true
             parks += 1
             return Decision(feed: true, wait: reader == .display ? parkedDisplayWait : parkedInterval, wakeOthers: false)

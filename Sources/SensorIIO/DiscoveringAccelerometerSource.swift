@@ -172,10 +172,12 @@ public final class DiscoveringAccelerometerSource: SensorSource {
     /// - Throws: what discovery or opening it throws.
     public func openBase(consumer: any SampleConsumer) async throws
         -> (stream: any SampleStream, sensor: SensorDescription, matrix: MountMatrix.Selection)? {
-        let (_, choice, _, _) = try await plan(settings: self.settings)
-        // The `[sensor]` settings of how to read, without the display's own (issue 36: the base
-        // was read through the display's `scale`).
-        let settings = self.settings.forBase
+        // One snapshot per open: the display's settings choose the pair; the base is read with
+        // those of how to read, without the display's own (issue 36: the base was read through
+        // the display's `scale`).
+        let snapshot = self.settings
+        let (_, choice, _, _) = try await plan(settings: snapshot)
+        let settings = snapshot.forBase
         guard choice.accelerometer != nil, let base = choice.base, let backend = SensorBackends.backend(of: base) else { return nil }
         let matrix = MountMatrix.select(from: base.mountMatrixCandidates.map { .init(source: $0.source, text: $0.text) })
         for (source, reason) in matrix.rejected {

@@ -84,8 +84,8 @@ public final class UdevMonitor: Sendable {
                 }
                 // Input event nodes of an accelerometer or a switch (a proximity switch is one;
                 // keyboards and mice are not, nor the inputN parents).
-                let inputSensor = name.hasPrefix("event") && (flag("ID_INPUT_ACCELEROMETER") || flag("ID_INPUT_SWITCH"))
-                let inputSwitch = subsystem == "input" && !flag("ID_INPUT_ACCELEROMETER") && flag("ID_INPUT_SWITCH")
+                let (accelerometer, inputSwitch) = (flag("ID_INPUT_ACCELEROMETER"), flag("ID_INPUT_SWITCH"))
+                let inputSensor = name.hasPrefix("event") && (accelerometer || inputSwitch)
                 udev_device_unref(device)
                 // IIO devices whatever their name (umockdev testbeds name them freely) but
                 // triggers; hwmon devices (a light sensor).
@@ -94,7 +94,7 @@ public final class UdevMonitor: Sendable {
                 case "input": inputSensor
                 default: true
                 }
-                if wanted { onEvent(Event(action: action, device: name, subsystem: subsystem, isInputSwitch: inputSwitch)) }
+                if wanted { onEvent(Event(action: action, device: name, subsystem: subsystem, isInputSwitch: inputSwitch && !accelerometer)) }
             }
         }
     }
