@@ -49,6 +49,14 @@ extension SensorIIOIntegrationTests {
             return (try counts(.display, display.scale!), try counts(.base, base.scale!))
         }
 
+        /// A testbed with both accelerometers added, at `pose`.
+        func installed(at pose: ConvertiblePose) throws -> Testbed {
+            let testbed = Testbed()
+            for device in [display, base] { try testbed.add(device.description) }
+            try set(testbed, pose)
+            return testbed
+        }
+
         func set(_ testbed: Testbed, _ pose: ConvertiblePose) throws {
             let (d, b) = try raw(pose)
             for (device, values) in [(display, d), (base, b)] {
@@ -85,18 +93,6 @@ extension SensorIIOIntegrationTests {
                                  shutdown: { await group.triggerGracefulShutdown() })
         }
 
-        /// The testbed with `machine`'s two accelerometers at `pose`, the daemon started on it,
-        /// and a client subscribed to `posture` (the caller closes it).
-        static func subscribedToPosture(_ machine: FakeConvertible, at pose: ConvertiblePose) async throws -> (Testbed, RunningDaemon, Int32) {
-            let testbed = Testbed()
-            for device in [machine.display, machine.base] { try testbed.add(device.description) }
-            try machine.set(testbed, pose)
-            let daemon = try await RunningDaemon.start()
-            let client = connectUnix(daemon.socket)
-            sendLine(client, "{\"op\":\"subscribe\",\"topics\":[\"posture\"]}")
-            return (testbed, daemon, client)
-        }
-
         /// Shuts it down and waits for the end.
         func stop() async throws {
             await shutdown()
@@ -105,10 +101,8 @@ extension SensorIIOIntegrationTests {
     }
 
     @Test func aConvertibleGoesThroughEveryPostureOnTheSocket() async throws {
-        let testbed = Testbed()
         let machine = FakeConvertible()
-        for device in [machine.display, machine.base] { try testbed.add(device.description) }
-        try machine.set(testbed, .closed)
+        let testbed = try machine.installed(at: .closed)
         let daemon = try await RunningDaemon.start()
         let (service, dir) = (daemon.service, daemon.directory)
         let client = connectUnix(dir + "/d.sock")
@@ -153,9 +147,10 @@ extension SensorIIOIntegrationTests {
     /// opened by moving the display wakes the base at once; it parks again once all lie still.
     @Test func aStillConvertibleParksItsReadersAndMovingTheDisplayWakesThem() async throws {
         let machine = FakeConvertible()
-        let (testbed, daemon, client) = try await RunningDaemon.subscribedToPosture(machine, at: .laptop())
+        let testbed = try machine.installed(at: .laptop())
+        let (service, run, shutdown, client) = try await Self.startPostureDaemon()
         defer { close(client) }
-        let posture = try #require(daemon.service.posture)
+        let posture = try #require(service.posture)
         #expect(Self.awaitMessage(client, type: "posture", containing: "\"posture\":\"laptop\"", timeout: 10) != nil)
         #expect(waitUntil(timeout: 15) { posture.readingPace.isParked }, "a still laptop parks: \(posture.readingPace)")
         let before = posture.readingPace
@@ -165,16 +160,15 @@ extension SensorIIOIntegrationTests {
         #expect(Self.awaitMessage(client, type: "posture", containing: "\"posture\":\"flat\"", timeout: 10) != nil, "\(posture.state)")
         #expect(posture.readingPace.wakes >= 1, "the display's move woke the base")
         #expect(waitUntil(timeout: 15) { posture.readingPace.isParked && posture.readingPace.parks > before.parks })
-        try await daemon.stop()
+        await shutdown()
+        try await run.value
     }
 
     /// Item 4: `orientationctl follow` applies its rule per posture: a laptop holds, a tent turns
     /// upside down although the masks leave upside down out, a stand follows the masks again.
     @Test func followAppliesItsRulePerPosture() async throws {
-        let testbed = Testbed()
         let machine = FakeConvertible()
-        for device in [machine.display, machine.base] { try testbed.add(device.description) }
-        try machine.set(testbed, .laptop())
+        let testbed = try machine.installed(at: .laptop())
         let daemon = try await RunningDaemon.start()
         let (service, dir) = (daemon.service, daemon.directory)
         let posture = try #require(service.posture)
@@ -255,10 +249,8 @@ extension SensorIIOIntegrationTests {
     /// base's), while the readers run at the governed pace of a settled posture: 50 times,
     /// and back, never `closed` on the socket.
     @Test func aQuickFoldBetweenTwoReadingsIsNeverClosed() async throws {
-        let testbed = Testbed()
         let machine = FakeConvertible()
-        for device in [machine.display, machine.base] { try testbed.add(device.description) }
-        try machine.set(testbed, .tent())
+        let testbed = try machine.installed(at: .tent())
         let (service, run, shutdown, client) = try await Self.startPostureDaemon()
         defer { close(client) }
         #expect(Self.posturesUntil(client, "\"posture\":\"tent\"") != nil, "\(String(describing: service.posture?.state))")
@@ -289,10 +281,8 @@ extension SensorIIOIntegrationTests {
     /// posture was decided at; issue 38, item 4: held on its side, it says for how long and why,
     /// and decides again as soon as the hinge is measurable.
     @Test func getFollowsAMovingHingeAndSaysHowLongItHeld() async throws {
-        let testbed = Testbed()
         let machine = FakeConvertible()
-        for device in [machine.display, machine.base] { try testbed.add(device.description) }
-        try machine.set(testbed, .laptop(150))
+        let testbed = try machine.installed(at: .laptop(150))
         let (service, run, shutdown, client) = try await Self.startPostureDaemon()
         defer { close(client) }
         let posture = try #require(service.posture)
@@ -351,10 +341,9 @@ extension SensorIIOIntegrationTests {
     /// at every open; it goes through the throttle the "opening" line uses (one per 10 s, the
     /// rest counted).
     @Test func reopeningTheBaseIsLoggedOncePerInterval() async throws {
-        let testbed = Testbed()
         let machine = FakeConvertible()
-        for device in [machine.display, machine.base] { try testbed.add(device.description) }
-        try machine.set(testbed, .laptop())
+        let testbed = try machine.installed(at: .laptop())
+        defer { withExtendedLifetime(testbed) {} }  // the devices live until the test ends
         let daemon = try await RunningDaemon.start(logger: CapturedLogSink.logger())
         let log = CapturedLogSink.shared
         let posture = try #require(daemon.service.posture)
@@ -381,12 +370,15 @@ extension SensorIIOIntegrationTests {
     @Test func aSilentBaseBufferIsReadPolledAtOnce() async throws {
         var machine = FakeConvertible()
         machine.base.buffered = true  // its PTY is never written: the buffer stays silent
-        let (testbed, daemon, client) = try await RunningDaemon.subscribedToPosture(machine, at: .laptop())
-        defer { close(client); _ = testbed }
-        let posture = try #require(daemon.service.posture)
+        let testbed = try machine.installed(at: .laptop())
+        defer { withExtendedLifetime(testbed) {} }  // the devices live until the test ends
+        let (service, run, shutdown, client) = try await Self.startPostureDaemon()
+        defer { close(client) }
+        let posture = try #require(service.posture)
         #expect(Self.awaitMessage(client, type: "posture", containing: "\"posture\":\"laptop\"", timeout: 15) != nil, "\(posture.state)")
         #expect(posture.opens == 2, "the buffered open, then the polled one: \(posture.opens)")
-        try await daemon.stop()
+        await shutdown()
+        try await run.value
     }
 
     /// Issue 36: an input switch appearing (orientationd's own virtual tablet-mode switch when it
@@ -394,10 +386,8 @@ extension SensorIIOIntegrationTests {
     /// reader is not reopened, while an accelerometer's udev event still reopens it.
     @Test(arguments: [FakeInputSwitch.orientationdSwitch(7), FakeInputSwitch.acpiLid(7)])
     func aSwitchAppearingDoesNotReopenTheDisplay(_ switchDevice: FakeInputSwitch.Device) async throws {
-        let testbed = Testbed()
         let machine = FakeConvertible()
-        for device in [machine.display, machine.base] { try testbed.add(device.description) }
-        try machine.set(testbed, .laptop())
+        let testbed = try machine.installed(at: .laptop())
         let daemon = try await RunningDaemon.start(logger: CapturedLogSink.logger())
         let log = CapturedLogSink.shared
         let client = connectUnix(daemon.socket)
@@ -439,10 +429,9 @@ extension SensorIIOIntegrationTests {
     }
 
     @Test func aSwitchThatCannotBeCreatedIsReportedAndNothingElseChanges() async throws {
-        let testbed = Testbed()
         let machine = FakeConvertible()
-        for device in [machine.display, machine.base] { try testbed.add(device.description) }
-        try machine.set(testbed, .laptop())
+        let testbed = try machine.installed(at: .laptop())
+        defer { withExtendedLifetime(testbed) {} }  // the devices live until the test ends
         let (service, run, shutdown) = try await Self.startSwitchDaemon(uinput: "/nonexistent/uinput")
         let keeper = try #require(service.tabletModeSwitch)
         #expect(!keeper.isActive && keeper.status.contains("cannot be created") && keeper.status.contains("modprobe uinput"), "\(keeper.status)")
@@ -489,10 +478,8 @@ extension SensorIIOIntegrationTests {
         do { try UInputTabletModeSwitch(tabletMode: false).close() } catch {
             try Test.cancel("no uinput on this machine: \(error)")
         }
-        let testbed = Testbed()
         let machine = FakeConvertible()
-        for device in [machine.display, machine.base] { try testbed.add(device.description) }
-        try machine.set(testbed, .laptop())
+        let testbed = try machine.installed(at: .laptop())
         let (service, run, shutdown) = try await Self.startSwitchDaemon(uinput: UInputTabletModeSwitch.defaultPath)
         let keeper = try #require(service.tabletModeSwitch)
         let posture = try #require(service.posture)
@@ -511,10 +498,8 @@ extension SensorIIOIntegrationTests {
     @Test(.enabled(if: facadeToolsAvailable, "needs dbus-daemon, gdbus and monitor-sensor (make setup)"),
           arguments: [true, false])
     func theFacadeHoldsInALaptopWhenConfigured(_ hold: Bool) throws {
-        let testbed = Testbed()
         let machine = FakeConvertible()
-        for device in [machine.display, machine.base] { try testbed.add(device.description) }
-        try machine.set(testbed, .laptop())
+        let testbed = try machine.installed(at: .laptop())
         let bus = try PrivateSystemBus()
         let dir = bus.directory
         writeText(dir + "/o.conf", "[posture]\ndbus-hold-in-laptop = \(hold)\n")

@@ -14,10 +14,9 @@ extension SensorIIOIntegrationTests {
     /// subscribe queued with the connection before the daemon runs); returns the runs whose
     /// subscriber got no decided posture, with the daemon's stderr.
     static func postureLostAtStart(activated: Bool) throws -> [String] {
-        let testbed = Testbed()
         let machine = FakeConvertible()
-        for device in [machine.display, machine.base] { try testbed.add(device.description) }
-        try machine.set(testbed, .laptop())
+        let testbed = try machine.installed(at: .laptop())
+        defer { withExtendedLifetime(testbed) {} }  // the devices live until the test ends
         var lost: [String] = []
         for run in 0..<postureStarts {
             let directory = temporaryDirectory()
