@@ -16,46 +16,33 @@ import Synchronization
 /// ``setClaimed(_:ready:)`` to learn when the first reading is there), the state goes out
 /// through the one `onChange` closure (``AuxiliarySensors``' init), in order.
 ///
-/// Opening and closing, as the accelerometer's pipeline does it (issue 29):
-/// - **Level-triggered**: claims only change the desired state; the service then opens or
-///   closes to match it, whatever order the claims, releases and hotplug events came in.
-/// - **Release delay**: the last release closes the sensor ``releaseDelay`` seconds later
-///   (the accelerometer's `SensorPipeline.defaultReleaseDelay`), and a claim within it keeps
-///   the open reader: a client looping claim/release costs one open, not a thread per claim.
-/// - **At most one open at a time**: a reader asked to stop must have ended its thread before
-///   the next one starts.
+/// Opening and closing are its ``ClaimedSensor``'s (``lifecycle``), the one lifecycle every
+/// sensor kind shares (issue 36): level-triggered, the release delay
+/// (`SensorPipeline.defaultReleaseDelay`: a client looping claim/release costs one open, not a
+/// thread per claim), one reader at a time (a reader asked to stop has ended its thread before
+/// the next one starts). This type is the session: a reader started, its values filtered and
+/// published, its end awaited.
 /// - **Throttled logs**: an open is logged at most once per ``logInterval`` seconds, with the
 ///   number held back.
-/// - **No callback, logger write or thread start under the lock**: a locked section decides,
-///   and what it decided (start a reader, stop one, arm the close timer, log) is done after the
-///   lock is released; `onChange` and the `ready` callbacks go through a ``CallbackQueue``,
-///   queued under the lock, so they run in the order of the changes. Lock order: this
-///   service's lock, then the queue's; no other lock is taken under it.
+/// - `onChange` and the `ready` callbacks go through a ``CallbackQueue``, queued under the
+///   service's lock, so they run in the order of the changes, under no lock.
 ///
 /// Thread-safe: claims come from the hub's loop and the bus thread, rescans from the udev
-/// monitor's, readings from the reader's; nothing here blocks (a reader's thread is started or
-/// asked to stop, never waited for, except by ``stop()``). A reader that fails (three reads in a
-/// row) is logged and dropped; the next claim or hotplug event opens it again.
+/// monitor's, readings from the reader's; nothing here blocks. A reader that fails (three reads
+/// in a row) is logged and dropped; the next claim or hotplug event opens it again.
 public final class AuxiliarySensorService: Sendable {
     public let kind: AuxiliarySensorKind
     /// Seconds a sensor stays open after its last claim goes.
-    public let releaseDelay: Double
+    public var releaseDelay: Double { lifecycle.releaseDelay }
     /// At most one "opened" line per this many seconds (the rest are counted).
     public static let logInterval = 10.0
+    /// The sensor's claims, presence and open/close loop.
+    public let lifecycle: ClaimedSensor
 
     private struct Inner {
-        var claimers: Set<String> = []
-        /// The claim and when the last one went (monotonic seconds): the rule the accelerometer's
-        /// pipeline uses too.
-        var release = ReleaseDelay()
-        /// A close timer is pending (at most one at a time).
-        var closeTimerArmed = false
         var sensor: AuxiliarySensorDescription? = nil
         var lightScale = 1.0
-        var reader: AuxiliarySensorReader? = nil
-        /// A reader asked to stop whose thread has not ended yet: nothing opens until it has.
-        var closing: AuxiliarySensorReader? = nil
-        /// Bumped whenever a reader starts or stops: values from an older reader are dropped.
+        /// The open session's generation (0: none): values from an older reader are dropped.
         var generation = 0
         var state: AuxiliarySensorState
         /// The kind's filter for the open sensor (``AuxiliarySensorKind/makeFilter(lightScale:lightUnit:nearLevel:)``),
@@ -63,38 +50,26 @@ public final class AuxiliarySensorService: Sendable {
         var filter: (any AuxiliaryReadingFilter)? = nil
         /// ``setClaimed(_:ready:)``'s callbacks, called at the next reading.
         var waiting: [@Sendable (AuxiliarySensorState) -> Void] = []
-        /// The last reader failed: nothing reopens until the next claim or discovery (no loop
-        /// of failing opens).
-        var failed = false
-        /// Readers started since the service was made.
-        var opens = 0
         var openLog = LogThrottle(interval: AuxiliarySensorService.logInterval)
-    }
-
-    /// What a locked section decided, done once the lock is released.
-    private struct Effects {
-        var start: (reader: AuxiliarySensorReader, generation: Int)? = nil
-        /// Readers to stop; each one's end is awaited before the next open.
-        var stop: [AuxiliarySensorReader] = []
-        /// Seconds until the pending close is due.
-        var closeTimer: Double? = nil
-        var logs: [(level: Logger.Level, message: String, metadata: Logger.Metadata)] = []
     }
 
     private let inner: Mutex<Inner>
     private let logger: Logger
     private let onChange: @Sendable (AuxiliarySensorState) -> Void
-    private let sleeper: Sleeper
     private let callbacks = CallbackQueue()
+    private let loop: Mutex<Task<Void, Never>?> = Mutex(nil)
 
     init(kind: AuxiliarySensorKind, logger: Logger, sleeper: Sleeper = .task, releaseDelay: Double = SensorPipeline.defaultReleaseDelay,
          onChange: @escaping @Sendable (AuxiliarySensorState) -> Void) {
         self.kind = kind
         self.logger = logger
-        self.sleeper = sleeper
-        self.releaseDelay = releaseDelay
         self.onChange = onChange
+        lifecycle = ClaimedSensor(releaseDelay: releaseDelay, present: false, sleeper: sleeper)
         inner = Mutex(Inner(state: AuxiliarySensorState(kind: kind)))
+        let task = Task { [lifecycle] in
+            await lifecycle.run { [weak self] generation in await self?.read(generation: generation) ?? .closed }
+        }
+        loop.withLock { $0 = task }
     }
 
     /// The state now (`present` and the last reading).
@@ -102,10 +77,10 @@ public final class AuxiliarySensorService: Sendable {
 
     /// Whether a reader runs now (claimed, or released less than ``releaseDelay`` ago, and
     /// there is a sensor).
-    public var isReading: Bool { inner.withLock { $0.reader != nil } }
+    public var isReading: Bool { lifecycle.status.isOpen }
 
     /// How many times a reader was started (a thread each): what claim loops are measured by.
-    public var opens: Int { inner.withLock { $0.opens } }
+    public var opens: Int { lifecycle.status.opens }
 
     /// The sensor in use, if any.
     public var sensor: AuxiliarySensorDescription? { inner.withLock { $0.sensor } }
@@ -114,173 +89,108 @@ public final class AuxiliarySensorService: Sendable {
     /// it (the first reading follows at once), the last release closes it ``releaseDelay``
     /// seconds later unless it is claimed again meanwhile.
     public func setClaimed(_ claimer: String, _ claimed: Bool) {
-        update { inner, effects in
-            if claimed {
-                inner.claimers.insert(claimer)
-                inner.failed = false
-            } else {
-                inner.claimers.remove(claimer)
-            }
-            reconcile(&inner, &effects)
-        }
+        lifecycle.setClaimed(claimer, claimed)
     }
 
     /// Claims for `claimer` as ``setClaimed(_:_:)`` does, and calls `ready` once with the state
     /// as soon as a reading has been taken after this call, even one that changes nothing (at
-    /// once when there is no such sensor; with the last state when the reader fails). What the
-    /// D-Bus facade needs to answer `ClaimLight` with a value already there, as the peer does;
-    /// the bound on the wait is the caller's. Not called under any lock; must not block.
+    /// once when there is no such sensor; with the last state when the reader fails or cannot
+    /// start). What the D-Bus facade needs to answer `ClaimLight` with a value already there, as
+    /// the peer does; the bound on the wait is the caller's. Not called under any lock; must not
+    /// block.
     public func setClaimed(_ claimer: String, ready: @escaping @Sendable (AuxiliarySensorState) -> Void) {
-        update { inner, effects in
-            inner.claimers.insert(claimer)
-            inner.failed = false
-            reconcile(&inner, &effects)
-            if inner.reader == nil && (inner.closing == nil || inner.sensor == nil || inner.failed) {
+        inner.withLock { inner in
+            if inner.sensor == nil {
                 let state = inner.state
                 callbacks.enqueue { ready(state) }
             } else {
                 inner.waiting.append(ready)
             }
         }
+        callbacks.drain()
+        lifecycle.setClaimed(claimer, true)
     }
 
     /// Uses `sensor` from now on (`nil`: there is none); an open reader of another device is
-    /// replaced. From discovery (``AuxiliarySensors``).
+    /// replaced. From discovery (``AuxiliarySensors``): every call is a presence report, which
+    /// lets a failed reader be tried again.
     func use(_ sensor: AuxiliarySensorDescription?, lightScale: Double) {
-        update { inner, effects in
+        let changed = inner.withLock { inner -> Bool in
             let changed = inner.sensor != sensor || inner.lightScale != lightScale
-            if changed { close(&inner, &effects) }
+            // The open reader's values (another device's, or the old scale's) are dropped from now.
+            if changed { inner.generation = 0 }
             inner.sensor = sensor
             inner.lightScale = lightScale
-            inner.failed = false
             var state = inner.state
             state.present = sensor != nil
             if sensor == nil { state.reading = nil }
             publish(state, &inner)
-            reconcile(&inner, &effects)
+            if sensor == nil { release(&inner) }
+            return changed
         }
+        callbacks.drain()
+        lifecycle.setPresent(sensor != nil)
+        if changed, sensor != nil { lifecycle.restart() }
     }
 
     /// Closes the sensor and waits for its reader's thread to end (shutdown).
     func stop() async {
-        let readers = inner.withLock { inner -> [AuxiliarySensorReader] in
-            inner.claimers = []
-            inner.sensor = nil
-            inner.generation += 1
-            release(&inner)
-            defer { inner.reader = nil; inner.closing = nil }
-            return [inner.reader, inner.closing].compactMap { $0 }
-        }
+        lifecycle.finish()
+        await loop.withLock { $0 }?.value
+        inner.withLock { inner in release(&inner) }
         callbacks.drain()
-        for reader in readers { await reader.stop() }
     }
 
-    /// Runs `change` under the lock, then what it decided, with no lock held.
-    private func update(_ change: (inout Inner, inout Effects) -> Void) {
-        var effects = Effects()
-        inner.withLock { inner in change(&inner, &effects) }
-        perform(effects)
-    }
-
-    private func perform(_ effects: Effects) {
-        callbacks.drain()
-        for entry in effects.logs { logger.log(level: entry.level, "\(entry.message)", metadata: entry.metadata) }
-        for reader in effects.stop {
-            reader.requestStop()
-            // Awaited off the caller's thread; the next open waits for it (one open at a time).
-            Task { [weak self] in
-                await reader.stop()
-                self?.ended(reader)
-            }
+    /// The session: one reader of the sensor in use, from its start to its end (cancelled by the
+    /// lifecycle, or failed).
+    private func read(generation: Int) async -> ClaimedSensor.Ending {
+        let opening = inner.withLock { inner -> (AuxiliarySensorDescription, (log: Bool, suppressed: Int))? in
+            guard let sensor = inner.sensor else { return nil }
+            inner.generation = generation
+            inner.filter = kind.makeFilter(lightScale: inner.lightScale, lightUnit: sensor.lightUnit, nearLevel: sensor.nearLevel?.value)
+            return (sensor, inner.openLog.admit(now: OwnerThread.monotonic()))
         }
-        if let delay = effects.closeTimer {
-            Task { [weak self, sleeper] in
-                try? await sleeper.sleep(seconds: delay)
-                self?.closeTimerFired()
-            }
-        }
-        if let (reader, generation) = effects.start {
-            do {
-                try reader.start()
-            } catch {
-                logger.warning("cannot read \(kind.noun)", metadata: ["device": "\(reader.sensor.id)", "error": "\(error)"])
-                update { inner, _ in
-                    guard inner.generation == generation else { return }
-                    inner.reader = nil
-                    inner.generation += 1
-                    release(&inner)
-                }
-            }
-        }
-    }
-
-    private func reconcile(_ inner: inout Inner, _ effects: inout Effects) {
-        let now = OwnerThread.monotonic()
-        inner.release.update(claimed: !inner.claimers.isEmpty, now: now)
-        // Released: the open reader stays for the release delay (a claim within it keeps it).
-        if inner.reader != nil, inner.sensor != nil, let remaining = inner.release.remaining(after: releaseDelay, now: now) {
-            if remaining > 0 {
-                if !inner.closeTimerArmed {
-                    inner.closeTimerArmed = true
-                    effects.closeTimer = remaining
-                }
-                return
-            }
-        }
-        let wanted = !inner.claimers.isEmpty ? inner.sensor : nil
-        if wanted == nil {
-            close(&inner, &effects)
-            release(&inner)
-        }
-        // One open at a time: the next reader starts once the previous one's thread has ended.
-        guard let sensor = wanted, inner.reader == nil, inner.closing == nil, !inner.failed else { return }
-        inner.generation += 1
-        let generation = inner.generation
-        inner.filter = kind.makeFilter(lightScale: inner.lightScale, lightUnit: sensor.lightUnit, nearLevel: sensor.nearLevel?.value)
-        let reader = AuxiliarySensorReader(sensor: sensor, onValue: { [weak self] value in
-            self?.take(value, generation: generation)
-        }, onFailure: { [weak self] reason in
-            self?.failed(reason, generation: generation)
-        })
-        inner.reader = reader
-        inner.opens += 1
-        effects.start = (reader, generation)
-        let admitted = inner.openLog.admit(now: now)
+        guard let (sensor, admitted) = opening else { return .closed }
         if admitted.log {
             var metadata: Logger.Metadata = ["device": "\(sensor.id)", "name": "\(sensor.name)", "period": "\(sensor.pollPeriod)"]
             if admitted.suppressed > 0 { metadata["opens-not-logged"] = "\(admitted.suppressed)" }
-            effects.logs.append((.info, "opened \(kind.noun)", metadata))
+            logger.info("opened \(kind.noun)", metadata: metadata)
         }
-    }
-
-    /// Stops the open reader, if any (its end is awaited before the next open).
-    private func close(_ inner: inout Inner, _ effects: inout Effects) {
-        guard let reader = inner.reader else { return }
-        inner.reader = nil
-        inner.closing = reader
-        inner.generation += 1
-        effects.stop.append(reader)
-        effects.logs.append((.debug, "closed \(kind.noun)", [:]))
-    }
-
-    /// A stopped reader's thread has ended: the next open may start.
-    private func ended(_ reader: AuxiliarySensorReader) {
-        update { inner, effects in
-            guard inner.closing === reader else { return }
-            inner.closing = nil
-            reconcile(&inner, &effects)
+        let (failures, failed) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(1))
+        let reader = AuxiliarySensorReader(sensor: sensor, onValue: { [weak self] value in
+            self?.take(value, generation: generation)
+        }, onFailure: { reason in
+            failed.yield(reason)
+            failed.finish()
+        })
+        let ending: ClaimedSensor.Ending
+        do {
+            try reader.start()
+            // Until the reader fails, or the lifecycle cancels this task (the stream then ends).
+            var iterator = failures.makeAsyncIterator()
+            if let reason = await iterator.next() {
+                logger.warning("\(kind.noun) failed; it is read again at the next claim or hotplug event", metadata: ["reason": "\(reason)"])
+                ending = .failed(reason)
+            } else {
+                logger.debug("closed \(kind.noun)")
+                ending = .closed
+            }
+        } catch {
+            logger.warning("cannot read \(kind.noun)", metadata: ["device": "\(sensor.id)", "error": "\(error)"])
+            ending = .failed("\(error)")
         }
-    }
-
-    private func closeTimerFired() {
-        update { inner, effects in
-            inner.closeTimerArmed = false
-            reconcile(&inner, &effects)
+        await reader.stop()
+        inner.withLock { inner in
+            if inner.generation == generation { inner.generation = 0 }
+            // Whoever waits for a reading gets the state as it is: none is coming from this reader.
+            release(&inner)
         }
+        callbacks.drain()
+        return ending
     }
 
     private func take(_ value: Double, generation: Int) {
-        update { inner, _ in
+        inner.withLock { inner in
             guard inner.generation == generation, inner.sensor != nil else { return }
             // Whatever the filter decides, a reading was taken: the claims waiting for one are answered.
             defer { release(&inner) }
@@ -289,6 +199,7 @@ public final class AuxiliarySensorService: Sendable {
             state.reading = reading
             publish(state, &inner)
         }
+        callbacks.drain()
     }
 
     /// Queues the callbacks waiting for a reading, with the state now.
@@ -297,21 +208,6 @@ public final class AuxiliarySensorService: Sendable {
         inner.waiting = []
         let state = inner.state
         for ready in waiting { callbacks.enqueue { ready(state) } }
-    }
-
-    private func failed(_ reason: String, generation: Int) {
-        update { inner, effects in
-            guard inner.generation == generation, let reader = inner.reader else { return }
-            effects.logs.append((.warning, "\(kind.noun) failed; it is read again at the next claim or hotplug event",
-                                 ["reason": "\(reason)"]))
-            // Its thread ends by itself; the next open waits for that as for a stop.
-            inner.failed = true
-            inner.reader = nil
-            inner.closing = reader
-            inner.generation += 1
-            effects.stop.append(reader)
-            release(&inner)
-        }
     }
 
     private func publish(_ state: AuxiliarySensorState, _ inner: inout Inner) {

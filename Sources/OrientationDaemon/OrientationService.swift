@@ -61,7 +61,6 @@ public final class OrientationService: Sendable {
         // The pipeline's inbox exists before the server: a client queued on an activated socket
         // can claim the sensor the moment the server accepts it, and the claim waits in the
         // inbox until the pipeline runs (issue 10: a relay between the two lost it).
-        let commands = SensorPipeline.Commands()
         // What clients are told about the sensor (issue 21); the hub exists only below, so the
         // tracker reaches it through a box set once the server has started.
         let hubBox = LateBound<SubscriptionHub.Handle>()
@@ -71,7 +70,7 @@ public final class OrientationService: Sendable {
         let postureClaims = PendingClaims()
         let status = SensorStatusTracker { status in hubBox.value?.setSensorStatus(status) }
         // A socket subscriber and a D-Bus claimer claim the sensor alike (issue 7).
-        let claims = ClaimSources(commands: commands, onChange: { status.claimed($0) })
+        let claims = ClaimedSensor(releaseDelay: SensorPipeline.defaultReleaseDelay, sleeper: sleeper, onClaimChange: { status.claimed($0) })
         // The udev monitor listens before the first discovery below (the accelerometer's
         // preparation and presence, the light sensors' scan), so that a sensor appearing at any
         // moment from here on is found by that discovery or reported by an event (issue 31). Its
@@ -129,7 +128,7 @@ public final class OrientationService: Sendable {
                                                     onClaimChange: { sensor, claimed in
                 guard let kind = sensor.auxiliaryKind else {
                     if facadeHold != nil { postureClaims.set("dbus", claimed) }
-                    return claims.set("dbus", claimed: claimed)
+                    return claims.setClaimed("dbus", claimed)
                 }
                 guard let service = auxiliary?.service(kind) else {
                     // No live sensor of this kind (a replay): nothing to wait for.
@@ -147,7 +146,7 @@ public final class OrientationService: Sendable {
             busBox.set(sensorProxy)
             let server = try await OrientationSocketServer.start(
                 configuration: configuration, logger: logger, listeningSocket: listeningSocket,
-                onClaimChange: { claims.set("socket", claimed: $0) },
+                onClaimChange: { claims.setClaimed("socket", $0) },
                 onStateChange: { state in
                     guard let shown = facadeHold.map({ $0.orientation(state) }) ?? state else { return }
                     sensorProxy?.publish { $0.update(device: shown.orientation, locked: shown.locked) }
@@ -155,7 +154,7 @@ public final class OrientationService: Sendable {
                 onTopicClaimChange: { topic, claimed in
                     if let kind = topic.sensor { auxiliary?.service(kind).setClaimed("socket", claimed) }
                     if topic == .posture { postureClaims.set("socket", claimed) }
-                    if topic == .posture, replayedPosture != nil { claims.set("posture", claimed: claimed) }
+                    if topic == .posture, replayedPosture != nil { claims.setClaimed("posture", claimed) }
                 },
                 sensorStatus: status.current)
             let hub = server.hub
@@ -168,7 +167,7 @@ public final class OrientationService: Sendable {
             }
             for sensor in replayed?.initial ?? [] { publishSensor(sensor) }
             if let replayedPosture { hub.publish(posture: replayedPosture.initial) }
-            let pipeline = try SensorPipeline(source: source, configuration: detector, logger: logger, commands: commands,
+            let pipeline = try SensorPipeline(source: source, configuration: detector, logger: logger, sensor: claims,
                                               sleeper: sleeper) { event in
                 switch event {
                 case .orientation(let change):
@@ -186,7 +185,7 @@ public final class OrientationService: Sendable {
                     replayed?.take(light: light, proximity: proximity)
                 case .sourceFinished:
                     status.ended()
-                    if exitWhenDone { commands.finish() }
+                    if exitWhenDone { claims.finish() }
                 case .tilt(let tilt):
                     // The facade's AccelerometerTilt, from the samples (iio-sensor-proxy's classes).
                     sensorProxy?.publish { $0.update(tilt: tilt) }
@@ -201,7 +200,7 @@ public final class OrientationService: Sendable {
             if let discovering = source as? DiscoveringAccelerometerSource {
                 let keeperBox = LateBound<TabletModeSwitchKeeper>()
                 let service = try PostureService(configuration: postureConfiguration, source: discovering, tap: pipeline.sampleTap,
-                                                 claims: claims, logger: logger, sleeper: sleeper) { state in
+                                                 display: claims, logger: logger, sleeper: sleeper) { state in
                     hub.publish(posture: state)
                     keeperBox.value?.postureChanged(state)
                     if let shown = facadeHold?.posture(state.posture) {

@@ -14,42 +14,34 @@ import Synchronization
 /// (``PostureSampleMerger``) and fed to a ``PostureDetector``; each change of the
 /// ``PostureState`` goes to `onChange`.
 ///
-/// Opening and closing follow the rules every sensor kind follows (docs/ARCHITECTURE.md §10):
-/// - **Level-triggered**: claims (``setClaimed(_:_:)``) and presence (``setPresent(_:)``) only
-///   change the desired state; one reconciling task at a time opens or closes to match it.
-/// - **Release delay**: the last release closes ``releaseDelay`` seconds later; a claim within
-///   it keeps the sensors open.
-/// - **One open at a time**: the base reader's task has ended before the next one starts.
+/// Opening and closing are its ``ClaimedSensor``'s (``lifecycle``), the lifecycle every sensor
+/// kind shares (issue 36; docs/ARCHITECTURE.md §10): level-triggered claims
+/// (``setClaimed(_:_:)``) and presence (``setPresent(_:)``), the release delay, one open at a
+/// time (the base reader's task has ended before the next one starts). This type is the session.
 /// - **Throttled logs**: an open, the base's "opened" line and the "posture unavailable"
 ///   warning are each logged at most once per ``logInterval`` seconds (the rest counted).
-/// - **No callback, log write or task start under the lock**: a locked section decides; what it
-///   decided runs after; `onChange` goes through a ``CallbackQueue`` in the order of the changes.
-///   Lock order: this service's lock, then the queue's.
+/// - **No callback or log write under the lock**: `onChange` goes through a ``CallbackQueue`` in
+///   the order of the changes. Lock order: this service's lock, then the queue's.
 ///
-/// While open, the display accelerometer is claimed as ``claimer`` on the pipeline's claims (so
+/// While open, the display accelerometer is claimed as ``claimer`` on the pipeline's sensor (so
 /// it is open and read at its full rate), and the published state says `present`. A base reader
 /// that fails is logged and dropped; the next claim or hotplug event opens it again. Closing
 /// publishes `unknown` (nothing is measured then) with the hold `waiting-for-sensors`.
 public final class PostureService: Sendable {
-    /// The name this service claims the display accelerometer under (``ClaimSources``).
+    /// The name this service claims the display accelerometer under (``SensorPipeline/sensor``).
     public static let claimer = "posture"
     /// At most one "opened" line per this many seconds (the rest are counted).
     public static let logInterval = 10.0
     /// Seconds the sensors stay open after the last claim goes.
-    public let releaseDelay: Double
+    public var releaseDelay: Double { lifecycle.releaseDelay }
+    /// The posture's claims, presence and open/close loop.
+    public let lifecycle: ClaimedSensor
 
     private struct Inner {
-        var claimers: Set<String> = []
-        var release = ReleaseDelay()
         var present = false
-        var failed = false
         var state = PostureState()
-        var reconciling = false
-        /// The base reader's task while open, and its generation (readings of an older one are
-        /// dropped).
-        var runner: Task<Void, Never>? = nil
+        /// The open session's generation (0: none): readings of an older one are dropped.
         var generation = 0
-        var endedGeneration = 0
         var detector: PostureDetector
         /// What the published state is made of: the detector's last decision and the machine's
         /// tablet-mode switch (``PostureStateRule``).
@@ -64,7 +56,6 @@ public final class PostureService: Sendable {
         /// parked); `nil` for a reader that cannot be woken or is not open.
         var wakeBase: (@Sendable () -> Void)? = nil
         var wakeHinge: (@Sendable () -> Void)? = nil
-        var opens = 0
         var openLog = LogThrottle(interval: PostureService.logInterval)
         /// The base's "opened" line and the "posture unavailable" warning: through the same
         /// throttle as the open line (issue 38: a base opened just past the release delay, or
@@ -75,92 +66,80 @@ public final class PostureService: Sendable {
         var lidDisagreementsLogged = 0
     }
 
-    private enum Step {
-        case open(generation: Int)
-        case wait(seconds: Double)
-        case close(Task<Void, Never>)
-        case done
-    }
-
     private let inner: Mutex<Inner>
     /// The still-interval both readers follow (``SampleRateGovernor``); `nil`: the source's
     /// `[sensor] still-interval`, read at each open (a reload changes it).
     private let rateGovernor: SampleRateGovernor.Configuration?
     private let source: DiscoveringAccelerometerSource
     private let tap: SampleTap
-    private let claims: ClaimSources
+    /// The display accelerometer's lifecycle, claimed while the posture is read.
+    private let display: ClaimedSensor
     private let logger: Logger
     private let sleeper: Sleeper
     private let onChange: @Sendable (PostureState) -> Void
     private let callbacks = CallbackQueue()
+    private let loop: Mutex<Task<Void, Never>?> = Mutex(nil)
 
     /// - Parameters:
     ///   - source: finds the base accelerometer and opens it.
     ///   - tap: the orientation pipeline's ``SensorPipeline/sampleTap`` (the display's readings).
-    ///   - claims: the pipeline's claims, to keep the display accelerometer open.
+    ///   - display: the orientation pipeline's ``SensorPipeline/sensor``, claimed to keep the
+    ///     display accelerometer open.
     ///   - onChange: every change of the state, in order, under no lock; must not block.
     /// - Throws: ``ConfigurationError`` for an invalid detector configuration.
     public init(configuration: PostureDetector.Configuration, source: DiscoveringAccelerometerSource, tap: SampleTap,
-                claims: ClaimSources, logger: Logger, sleeper: Sleeper = .task, rateGovernor: SampleRateGovernor.Configuration? = nil,
+                display: ClaimedSensor, logger: Logger, sleeper: Sleeper = .task, rateGovernor: SampleRateGovernor.Configuration? = nil,
                 releaseDelay: Double = SensorPipeline.defaultReleaseDelay,
                 onChange: @escaping @Sendable (PostureState) -> Void) throws(ConfigurationError) {
         let detector = try PostureDetector(configuration: configuration)
         self.source = source
         self.tap = tap
-        self.claims = claims
+        self.display = display
         self.logger = logger
         self.sleeper = sleeper
-        self.releaseDelay = releaseDelay
         self.onChange = onChange
         self.rateGovernor = rateGovernor
         let pace = PostureReadingPace(governor: rateGovernor ?? source.rateGovernor, pairingWindow: configuration.pairingWindow)
         inner = Mutex(Inner(detector: detector, merger: PostureSampleMerger(maximumLag: configuration.pairingWindow), pace: pace))
+        lifecycle = ClaimedSensor(releaseDelay: releaseDelay, present: false, sleeper: sleeper)
+        let task = Task { [lifecycle] in
+            await lifecycle.run { [weak self] generation in await self?.run(generation: generation) ?? .closed }
+        }
+        loop.withLock { $0 = task }
     }
 
     /// The state now.
     public var state: PostureState { inner.withLock { $0.state } }
 
     /// Whether the base accelerometer is open now.
-    public var isReading: Bool { inner.withLock { $0.runner != nil } }
+    public var isReading: Bool { lifecycle.status.isOpen }
 
     /// How the readers are paced now: parked or not, how often (issue 37).
     public var readingPace: PostureReadingPace { inner.withLock { $0.pace } }
 
     /// How many times the base accelerometer was opened: what claim loops are measured by.
-    public var opens: Int { inner.withLock { $0.opens } }
+    public var opens: Int { lifecycle.status.opens }
 
     /// Records whether `claimer` (`"socket"`, `"tablet-mode-switch"`) wants the posture.
     public func setClaimed(_ claimer: String, _ claimed: Bool) {
-        let kick = inner.withLock { inner -> Bool in
-            if claimed {
-                inner.claimers.insert(claimer)
-                inner.failed = false
-            } else {
-                inner.claimers.remove(claimer)
-            }
-            inner.release.update(claimed: !inner.claimers.isEmpty, now: Self.now())
-            return startReconciling(&inner)
-        }
-        if kick { reconcileSoon() }
+        lifecycle.setClaimed(claimer, claimed)
     }
 
     /// Whether the posture can be measured: discovery finds a display accelerometer and a base
     /// accelerometer or a hinge-angle channel (at start and at every hotplug event; a hotplug
     /// event also lets a failed base reader be tried again).
     public func setPresent(_ present: Bool) {
-        let kick = inner.withLock { inner -> Bool in
+        inner.withLock { inner in
             inner.present = present
-            inner.failed = false
             if inner.state.present != present {
                 var state = inner.state
                 state.present = present
                 if !present { state = PostureState(present: false) }
                 publish(state, &inner)
             }
-            return startReconciling(&inner)
         }
         callbacks.drain()
-        if kick { reconcileSoon() }
+        lifecycle.setPresent(present)
     }
 
     /// Uses `configuration` from now on (a reload): a fresh detector, at once if the sensors are
@@ -174,7 +153,7 @@ public final class PostureService: Sendable {
             inner.detector = detector
             inner.lidDisagreementsLogged = 0
             inner.merger = PostureSampleMerger(maximumLag: configuration.pairingWindow)
-            guard inner.runner != nil else { return [] }
+            guard inner.generation != 0 else { return [] }
             resetDetector(&inner)
             let wake = unpark(&inner)
             inner.pace.reconfigure(governor: rateGovernor ?? source.rateGovernor, pairingWindow: configuration.pairingWindow)
@@ -186,86 +165,9 @@ public final class PostureService: Sendable {
 
     /// Closes the sensors and waits for the base reader's end (shutdown).
     public func stop() async {
-        let runner = inner.withLock { inner -> Task<Void, Never>? in
-            inner.claimers = []
-            inner.present = false
-            inner.generation += 1
-            defer { inner.runner = nil }
-            return inner.runner
-        }
-        runner?.cancel()
-        await runner?.value
+        lifecycle.finish()
+        await loop.withLock { $0 }?.value
         callbacks.drain()
-    }
-
-    // MARK: Reconciling
-
-    /// Marks a reconciling pass as running; returns whether the caller must start one.
-    private func startReconciling(_ inner: inout Inner) -> Bool {
-        guard !inner.reconciling else { return false }
-        inner.reconciling = true
-        return true
-    }
-
-    private func reconcileSoon() {
-        Task { await self.reconcile() }
-    }
-
-    /// Opens or closes until the sensors match what is wanted, then ends.
-    private func reconcile() async {
-        while true {
-            let step = inner.withLock { inner -> Step in
-                let wanted = !inner.claimers.isEmpty && inner.present && !inner.failed
-                if let runner = inner.runner {
-                    if wanted { return finish(&inner) }
-                    // Failed or absent: close at once; released: after the delay.
-                    if inner.present && !inner.failed, let remaining = inner.release.remaining(after: releaseDelay, now: Self.now()), remaining > 0 {
-                        return .wait(seconds: remaining)
-                    }
-                    return .close(runner)
-                }
-                guard wanted else { return finish(&inner) }
-                inner.generation += 1
-                inner.opens += 1
-                return .open(generation: inner.generation)
-            }
-            switch step {
-            case .done:
-                callbacks.drain()
-                return
-            case .wait(let seconds):
-                try? await sleeper.sleep(seconds: seconds)
-            case .close(let runner):
-                runner.cancel()
-                await runner.value
-                inner.withLock { inner in
-                    inner.runner = nil
-                    resetDetector(&inner)
-                }
-                callbacks.drain()
-            case .open(let generation):
-                // Every reader starts at full rate, slowing to at most 80 % of the pairing window
-                // between two readings of a still sensor (the other's latest must stay fresh
-                // enough to pair with), parked once all lie still, from the settings of now.
-                inner.withLock { inner in
-                    inner.pace = PostureReadingPace(governor: rateGovernor ?? source.rateGovernor,
-                                                    pairingWindow: inner.detector.configuration.pairingWindow)
-                    inner.wakeBase = nil
-                    inner.wakeHinge = nil
-                }
-                logOpen()
-                let runner = Task { await self.run(generation: generation) }
-                inner.withLock { inner in
-                    // A runner that ended before it was stored (it failed at once) is not kept.
-                    if inner.endedGeneration != generation { inner.runner = runner }
-                }
-            }
-        }
-    }
-
-    private func finish(_ inner: inout Inner) -> Step {
-        inner.reconciling = false
-        return .done
     }
 
     private func resetDetector(_ inner: inout Inner) {
@@ -277,10 +179,8 @@ public final class PostureService: Sendable {
     }
 
     private func logOpen() {
-        let (log, suppressed, opens) = inner.withLock { inner -> (Bool, Int, Int) in
-            let (log, suppressed) = inner.openLog.admit(now: Self.now())
-            return (log, suppressed, inner.opens)
-        }
+        let (log, suppressed) = inner.withLock { $0.openLog.admit(now: Self.now()) }
+        let opens = lifecycle.status.opens
         guard log else { return }
         logger.info("opening the posture's accelerometers", metadata: ["opens": "\(opens)", "opens-not-logged": "\(suppressed)"])
     }
@@ -290,7 +190,18 @@ public final class PostureService: Sendable {
     /// The base reader's task: opens the lid and tablet-mode switches and the hinge angle (where
     /// there are), the base, claims the display accelerometer and taps its readings where an
     /// angle is measured, and reads until cancelled or the base fails; then undoes all of it.
-    private func run(generation: Int) async {
+    private func run(generation: Int) async -> ClaimedSensor.Ending {
+        // Every reader starts at full rate, slowing to at most 80 % of the pairing window
+        // between two readings of a still sensor (the other's latest must stay fresh enough to
+        // pair with), parked once all lie still, from the settings of now.
+        inner.withLock { inner in
+            inner.generation = generation
+            inner.pace = PostureReadingPace(governor: rateGovernor ?? source.rateGovernor,
+                                            pairingWindow: inner.detector.configuration.pairingWindow)
+            inner.wakeBase = nil
+            inner.wakeHinge = nil
+        }
+        logOpen()
         // One enumeration of the input switches for both (on an owner thread: libudev blocks).
         let found: [InputSwitchDevice]?? = await OwnerThread.run(name: "od-udev-scan") { try? InputSwitchDiscovery.allSwitchDevices() }
         let switches = (found ?? nil) ?? []
@@ -299,7 +210,7 @@ public final class PostureService: Sendable {
         let hinge = await startHingeAngle(generation: generation)
         func readDisplay() {
             inner.withLock { $0.pace.add(.display, wakeable: true) }
-            claims.set(Self.claimer, claimed: true)
+            display.setClaimed(Self.claimer, true)
             tap.set { [weak self] sample in self?.take(sample, .display, generation: generation) }
         }
         var failure: String? = nil
@@ -340,28 +251,25 @@ public final class PostureService: Sendable {
         await lid?.stop()
         await tabletMode?.stop()
         await hinge?.stop()
-        claims.set(Self.claimer, claimed: false)
+        display.setClaimed(Self.claimer, false)
         // A buffer that delivered nothing is read polled next (as the display's is): at once.
         let retriesPolled = failure != nil && baseID.map { source.readsPolledNext($0) } == true
-        let kick = inner.withLock { inner -> Bool in
-            inner.endedGeneration = generation
-            guard inner.generation == generation, !Task.isCancelled else { return false }
-            // Ended by itself: a failure. Nothing reopens it until a claim or hotplug event,
-            // but a silent buffer, read polled at once.
-            inner.failed = !retriesPolled
-            inner.runner = nil
+        let cancelled = Task.isCancelled
+        inner.withLock { inner in
+            if inner.generation == generation { inner.generation = 0 }
             resetDetector(&inner)
-            return startReconciling(&inner)
-        }
-        if let failure, !retriesPolled, !Task.isCancelled {
-            let (log, suppressed) = inner.withLock { $0.failureLog.admit(now: Self.now()) }
-            if log {
-                logger.warning("posture unavailable; it is tried again at the next claim or hotplug event",
-                               metadata: ["reason": "\(failure)", "not-logged": "\(suppressed)"])
-            }
         }
         callbacks.drain()
-        if kick { reconcileSoon() }
+        if cancelled { return .closed }
+        if retriesPolled { return .reopen }
+        // Ended by itself: a failure. Nothing reopens it until a claim or hotplug event.
+        let reason = failure ?? "the posture's readers ended"
+        let (log, suppressed) = inner.withLock { $0.failureLog.admit(now: Self.now()) }
+        if log {
+            logger.warning("posture unavailable; it is tried again at the next claim or hotplug event",
+                           metadata: ["reason": "\(reason)", "not-logged": "\(suppressed)"])
+        }
+        return .failed(reason)
     }
 
     /// The lid switch (`SW_LID`, ACPI's `Lid Switch`), read while the posture is: what tells a
@@ -473,7 +381,7 @@ public final class PostureService: Sendable {
     /// may wait before its next one (`nil`: its full rate).
     fileprivate func take(_ sample: Sample, _ location: PostureSample.Location, generation: Int) -> Double? {
         let (wait, wake) = inner.withLock { inner -> (Double?, [@Sendable () -> Void]) in
-            guard inner.generation == generation, inner.runner != nil || inner.endedGeneration != generation else { return (nil, []) }
+            guard inner.generation == generation else { return (nil, []) }
             // The pace decides whether the detector needs the reading (not while parked and
             // still) and, after it has seen it, how long this reader may wait: slow only while
             // it is settled and every sensor lies still (one moving wakes the others at their

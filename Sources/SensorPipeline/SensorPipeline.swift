@@ -4,16 +4,19 @@ import Synchronization
 
 /// Runs a ``SensorSource`` through an ``OrientationDetector`` while somebody listens.
 ///
+/// The display accelerometer's kind of ``ClaimedSensor``: the lifecycle (claimers, the release
+/// delay, one session at a time, restarts) is ``sensor``'s, the same as every other sensor's;
+/// this type is the session: open the source, detect, publish, retry a failing sensor.
+///
 /// Contract:
-/// - The sensor is open while the last claim said `true` (the first subscriber arrived, and
-///   the last one has not left), and for `releaseDelay` seconds (wall time) after the last
-///   release: a claim within that time keeps it open, so a client toggling its claim cannot
-///   reopen the sensor faster than it delivers a sample (issue 18: a claim/release loop opened
-///   and closed it 7,580 times in 10 s). A replay therefore pauses once nobody listens.
-/// - Claims, restarts and the end go through ``Commands``, which exist before the pipeline:
-///   whoever publishes (the socket server) can be handed ``Commands/setClaimed(_:)`` before the
-///   pipeline is built, and a claim made in between waits in the stream (socket activation
-///   queues the first client before the daemon starts; issue 10).
+/// - The sensor is open while claimed (``ClaimedSensor/setClaimed(_:_:)`` by any claimer: the
+///   socket's subscribers, D-Bus claimers, the posture), and for ``releaseDelay`` seconds after
+///   the last release: a claim within that time keeps it open, so a client toggling its claim
+///   cannot reopen the sensor faster than it delivers a sample (issue 18: a claim/release loop
+///   opened and closed it 7,580 times in 10 s). A replay therefore pauses once nobody listens.
+/// - The ``ClaimedSensor`` can exist before the pipeline (pass it to `init`): whoever publishes
+///   (the socket server) can claim before the pipeline is built, and the claim waits in it
+///   (socket activation queues the first client before the daemon starts; issue 10).
 /// - Every detector event goes to `sink` as ``Event/orientation(_:)``, in order.
 /// - Samples pass through a ``GravityNormalizer`` before the detector (a wrong or missing
 ///   `in_accel_scale` must not hold the acceleration gate forever); when it starts rescaling a
@@ -31,10 +34,10 @@ import Synchronization
 /// - ``reconfigure(_:)`` replaces the detector's configuration: an open sensor is
 ///   reopened with a fresh detector at once (as after a hotplug); a closed one uses it next time.
 /// - ``health`` says whether the pipeline is making progress (the watchdog's question).
-/// - ``run()`` returns after ``Commands/finish()`` (or ``finish()``), with the sensor closed.
+/// - ``run()`` returns after ``finish()`` (or ``ClaimedSensor/finish()``), with the sensor closed.
 ///
-/// Not an actor: it protects no mutable state. ``run()`` owns the loop's state in its own frame,
-/// and the sensor's stream stays in the one task that opened it.
+/// Not an actor: ``run()`` is the lifecycle's loop, and the sensor's stream stays in the one
+/// session task that opened it.
 public final class SensorPipeline: Sendable {
     /// What the pipeline tells the publisher.
     public enum Event: Sendable, Equatable {
@@ -54,109 +57,26 @@ public final class SensorPipeline: Sendable {
         case tilt(AccelerometerTilt)
     }
 
-    /// The pipeline's inbox: claims, restarts (hotplug), new detector settings and the end.
-    /// Thread-safe; what is sent before ``SensorPipeline/run()`` starts waits for it.
-    ///
-    /// Nothing sent here can be lost (issue 22): the inbox keeps the *desired* state under a lock
-    /// (the newest claim, how many restarts were asked for, the newest configuration, whether to
-    /// finish), and its stream carries only wake-ups. However many commands arrive while the
-    /// pipeline is busy (a burst of hotplug restarts, claims toggled by thousands of clients),
-    /// the next wake-up finds the newest of each, so a claimed sensor always ends up open.
-    /// (A stream of the commands themselves, bounded to the newest 16, could drop the one
-    /// `claim(true)` that mattered.)
-    public struct Commands: Sendable {
-        /// What the pipeline should be doing; the run loop reconciles with it on every wake-up.
-        struct Desired: Sendable {
-            /// The claim and when it was last released (seconds on ``Commands/clock``): the
-            /// sensor closes `releaseDelay` after it, by the rule every sensor kind shares.
-            var release = ReleaseDelay()
-            var claimed: Bool { release.claimed }
-            /// Counts ``Commands/restart()`` calls: the loop restarts when it has seen fewer.
-            var restarts = 0
-            /// The newest configuration not yet taken by the loop.
-            var configuration: OrientationDetector.Configuration? = nil
-            var finished = false
-        }
-
-        private final class Inbox: Sendable {
-            let desired = Mutex(Desired())
-            let wakeups: AsyncStream<Void>
-            let continuation: AsyncStream<Void>.Continuation
-
-            init() {
-                // One pending wake-up is enough: the state it points to is read when it is taken.
-                (wakeups, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-            }
-        }
-
-        private let inbox = Inbox()
-
-        public init() {}
-
-        /// Seconds on the monotonic clock (this is the release delay, not detection).
-        static func clock() -> Double {
-            let elapsed = (ContinuousClock.now - origin).components
-            return Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
-        }
-        private static let origin = ContinuousClock.now
-
-        var wakeups: AsyncStream<Void> { inbox.wakeups }
-
-        /// The desired state now; the configuration is handed over once (the loop keeps it).
-        func take() -> Desired {
-            inbox.desired.withLock { desired in
-                defer { desired.configuration = nil }
-                return desired
-            }
-        }
-
-        private func update(_ change: (inout Desired) -> Void) {
-            inbox.desired.withLock { change(&$0) }
-            inbox.continuation.yield()
-        }
-
-        /// Someone listens (`true`) or nobody does (`false`). Level-triggered: only the newest
-        /// value matters; the release is dated, for the release delay.
-        public func setClaimed(_ claimed: Bool) {
-            let now = Self.clock()
-            update { $0.release.update(claimed: claimed, now: now) }
-        }
-
-        /// Wakes the run loop to look at the desired state again (the release delay ran out).
-        func wake() { inbox.continuation.yield() }
-
-        /// If the sensor is claimed, close and reopen it now (a sensor appeared, or its
-        /// properties such as the mount matrix changed); also cuts short a retry's wait.
-        public func restart() { update { $0.restarts &+= 1 } }
-
-        /// Replaces the detector configuration (a reload); ``SensorPipeline/reconfigure(_:)``
-        /// validates it first.
-        func reconfigure(_ configuration: OrientationDetector.Configuration) { update { $0.configuration = configuration } }
-
-        /// Ends ``SensorPipeline/run()`` (after closing the sensor). Idempotent.
-        public func finish() {
-            inbox.desired.withLock { $0.finished = true }
-            inbox.continuation.yield()
-            inbox.continuation.finish()
-        }
-    }
+    /// The name ``setClaimed(_:)`` claims under (tests and tools with one claimer).
+    public static let claimer = "client"
 
     public let source: any SensorSource
-    /// The pipeline's inbox (also reachable through the methods below).
-    public let commands: Commands
-    private let configuration: OrientationDetector.Configuration
-    /// The configuration last asked for (``reconfigure(_:)`` skips an unchanged one).
+    /// The sensor's lifecycle: claims, restarts, the end.
+    public let sensor: ClaimedSensor
+    /// The configuration last asked for: each session starts with it.
     private let requested: Mutex<OrientationDetector.Configuration>
+    /// Why the next session reopens the sensor (said in the log), if it is a reopening.
+    private let reopenReason = Mutex<String?>(nil)
     /// Whether the pipeline makes progress (read by the watchdog).
     public let health = PipelineHealth()
     /// A second reader of every sample of the open sensor (the posture's display readings).
     public let sampleTap = SampleTap()
     private let sink: @Sendable (Event) -> Void
     private let logger: Logger
-    /// How the back-off after a failure and the release delay wait.
+    /// How the back-off after a failure waits.
     private let sleeper: Sleeper
     /// Seconds the sensor stays open after the last release (see the contract).
-    public let releaseDelay: Double
+    public var releaseDelay: Double { sensor.releaseDelay }
 
     /// The release delay the daemon uses: longer than a slow (5 Hz) sensor takes to deliver its
     /// first samples, short enough that a sensor nobody wants is soon closed.
@@ -167,18 +87,18 @@ public final class SensorPipeline: Sendable {
     /// failed yet): kept across reader tasks, so a new claim during an outage logs nothing new.
     private let outage = Mutex<String?>(nil)
 
+    /// - Parameter sensor: the lifecycle, when it must exist before the pipeline (claims made
+    ///   meanwhile wait in it); by default one with `releaseDelay` and `sleeper`.
     public init(source: any SensorSource, configuration: OrientationDetector.Configuration, logger: Logger,
-                commands: Commands = Commands(), sleeper: Sleeper = .task, releaseDelay: Double = SensorPipeline.defaultReleaseDelay,
+                sensor: ClaimedSensor? = nil, sleeper: Sleeper = .task, releaseDelay: Double = SensorPipeline.defaultReleaseDelay,
                 sink: @escaping @Sendable (Event) -> Void) throws(ConfigurationError) {
         _ = try OrientationDetector(configuration: configuration)  // validate now, not on first claim
         self.source = source
-        self.configuration = configuration
         requested = Mutex(configuration)
         self.sink = sink
         self.logger = logger
-        self.commands = commands
+        self.sensor = sensor ?? ClaimedSensor(releaseDelay: releaseDelay, sleeper: sleeper)
         self.sleeper = sleeper
-        self.releaseDelay = releaseDelay
     }
 
     /// Thread-safe: replaces the detector's configuration (a reload). An open sensor is reopened
@@ -191,77 +111,48 @@ public final class SensorPipeline: Sendable {
             defer { current = configuration }
             return current != configuration
         }
-        if changed { commands.reconfigure(configuration) }
+        guard changed else { return }
+        reopenReason.withLock { $0 = "new detector settings" }
+        sensor.restart()
     }
 
-    /// Thread-safe: records that someone listens (`true`) or nobody does (`false`).
+    /// Thread-safe: records that someone listens (`true`) or nobody does (`false`), as
+    /// ``claimer``.
     public func setClaimed(_ claimed: Bool) {
-        commands.setClaimed(claimed)
+        sensor.setClaimed(Self.claimer, claimed)
     }
 
-    /// Thread-safe: see ``Commands/restart()``.
+    /// Thread-safe: if the sensor is open, close and reopen it now (a sensor appeared, or its
+    /// properties such as the mount matrix changed); also cuts short a retry's wait.
     public func restart() {
-        commands.restart()
+        reopenReason.withLock { $0 = "hotplug" }
+        sensor.restart()
     }
 
-    /// The service loop: on every wake-up, makes the sensor's state match the inbox's desired
-    /// state (open while claimed; reopened after a restart or a new configuration).
+    /// The service loop (``ClaimedSensor/run(_:)``): open while claimed, reopened after a
+    /// restart or a new configuration. Returns after ``finish()``.
     public func run() async {
-        var reader: Task<Void, Never>? = nil
-        var configuration = self.configuration
-        var restartsSeen = 0
-        /// Wakes the loop when the release delay has run out.
-        var releaseTimer: Task<Void, Never>? = nil
-        func stopReader() async {
-            reader?.cancel()
-            await reader?.value
-            reader = nil
-        }
-        for await _ in commands.wakeups {
-            let desired = commands.take()
-            if desired.finished { break }
-            let reconfigured = desired.configuration.map { new in
-                defer { configuration = new }
-                return new != configuration
-            } ?? false
-            let restart = desired.restarts != restartsSeen
-            restartsSeen = desired.restarts
-            releaseTimer?.cancel()
-            releaseTimer = nil
-            if !desired.claimed {
-                guard reader != nil else { continue }
-                let wait = desired.release.remaining(after: releaseDelay, now: Commands.clock()) ?? 0
-                if restart || reconfigured || wait <= 0 {
-                    await stopReader()
-                } else {
-                    // Kept open a while: a claim before then costs no reopen.
-                    releaseTimer = Task { [sleeper, commands] in
-                        if (try? await sleeper.sleep(seconds: max(wait, 0.001))) != nil { commands.wake() }
-                    }
-                }
-            } else if reader == nil {
-                reader = Task { [configuration] in await self.readWhileClaimed(configuration) }
-            } else if restart || reconfigured {
-                await stopReader()
-                logger.info(restart ? "reopening the sensor (hotplug)" : "reopening the sensor (new detector settings)")
-                reader = Task { [configuration] in await self.readWhileClaimed(configuration) }
+        await sensor.run { [self] generation in
+            let reason = reopenReason.withLock { reason in
+                defer { reason = nil }
+                return reason
             }
+            if let reason, generation > 1 { logger.info("reopening the sensor (\(reason))") }
+            return await readWhileClaimed(requested.withLock { $0 })
         }
-        releaseTimer?.cancel()
-        await stopReader()
         health.expectProgress(within: nil)
     }
 
     /// Ends ``run()`` (after closing the sensor).
     public func finish() {
-        commands.finish()
+        sensor.finish()
     }
 
     /// The stream (and the libiio or file handle behind it) stays in the one task that opened
     /// it (Swift 6 checks this). The samples themselves are handled on the reader's thread by a
     /// ``DetectionStage`` (issue 28: one wake-up per sample); this task only opens, waits for
     /// the end, and closes.
-    private func readWhileClaimed(_ configuration: OrientationDetector.Configuration) async {
+    private func readWhileClaimed(_ configuration: OrientationDetector.Configuration) async -> ClaimedSensor.Ending {
         defer { health.expectProgress(within: nil) }
         // Validated in init and reconfigure(_:), so this cannot fail today; should a later change
         // let an invalid configuration through, the sensor is reported failed, not the daemon.
@@ -271,7 +162,7 @@ public final class SensorPipeline: Sendable {
         } catch {
             logger.critical("invalid detector configuration", metadata: ["error": "\(error)"])
             sink(.sensorFailed("invalid detector configuration: \(error)"))
-            return
+            return .failed("invalid detector configuration: \(error)")
         }
         var delay = 0.5
         var samples = 0
@@ -316,7 +207,7 @@ public final class SensorPipeline: Sendable {
             samples += stage.samples
             sink(.sensorActive(false))
             logger.info("sensor closed", metadata: ["sensor": "\(source.name)"])
-            if Task.isCancelled || failure is CancellationError { return }
+            if Task.isCancelled || failure is CancellationError { return .closed }
             if let interruption = failure as? any SensorStreamInterruption, interruption.reopensAtOnce {
                 logger.notice("reopening the sensor", metadata: ["sensor": "\(source.name)", "reason": "\(interruption)"])
                 continue
@@ -327,8 +218,9 @@ public final class SensorPipeline: Sendable {
             }
             logger.info("source finished", metadata: ["sensor": "\(source.name)", "samples": "\(samples)"])
             sink(.sourceFinished)
-            return
+            return .finished
         }
+        return .closed
     }
 
     /// Warns once per device that its readings are rescaled, with what it reads for 1 g and how
