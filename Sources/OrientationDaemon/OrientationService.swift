@@ -13,8 +13,8 @@ import ServiceLifecycle
 /// and (for real sensors) the udev hotplug monitor, wired together.
 ///
 /// Contract: ``start(source:detector:server:listeningSocket:exitWhenDone:watchHotplug:dbus:auxiliarySensors:posture:tabletModeSwitch:uinputPath:dbusHoldsInLaptop:sleeper:logger:)``
-/// returns once the socket accepts connections (a bad socket path fails here, before anything
-/// else runs).
+/// returns once the socket accepts connections (a bad socket path fails here, before any
+/// sensor was opened, and what was made is stopped).
 /// ``serviceGroup(logger:shutdownSignals:ignoredSignals:reloadSignals:reload:watchdogInterval:stallsShutdownForTesting:)``
 /// runs it until SIGTERM/SIGINT (or, with `exitWhenDone`, until a replay ends); returning from
 /// its `run()` means every client got `goodbye`, the
@@ -58,23 +58,24 @@ public final class OrientationService: Sendable {
                              sleeper: Sleeper = .task, logger: Logger) async throws -> OrientationService {
         _ = try OrientationDetector(configuration: detector)
         _ = try PostureDetector(configuration: postureConfiguration)
-        // The pipeline's inbox exists before the server: a client queued on an activated socket
-        // can claim the sensor the moment the server accepts it, and the claim waits in the
-        // inbox until the pipeline runs (issue 10: a relay between the two lost it).
-        // What clients are told about the sensor (issue 21); the hub exists only below, so the
-        // tracker reaches it through a box set once the server has started.
-        let hubBox = LateBound<SubscriptionHub.Handle>()
-        // The posture (issue 30) needs the pipeline's sample tap, so it is made after the pipeline
-        // and the server; claims made before it exists are kept for it (issue 36: a subscriber
-        // that came the instant the socket appeared was dropped).
-        let postureClaims = PendingClaims()
-        let status = SensorStatusTracker { status in hubBox.value?.setSensorStatus(status) }
-        // A socket subscriber and a D-Bus claimer claim the sensor alike (issue 7).
-        let claims = ClaimedSensor(releaseDelay: SensorPipeline.defaultReleaseDelay, sleeper: sleeper, onClaimChange: { status.claimed($0) })
-        // The udev monitor listens before the first discovery below (the accelerometer's
+        // The daemon's start, in the order its parts need each other (issue 36: no part reaches
+        // another through a box set later):
+        // 1. the udev monitor listens, before any discovery;
+        // 2. the socket server's hub is made, the socket not yet bound: every sensor publishes
+        //    to it from its first state on;
+        // 3. the D-Bus facade is made (not yet on the bus), then each sensor: the display
+        //    accelerometer's pipeline, light, proximity and compass, the posture and the virtual
+        //    tablet-mode switch, each publishing to the hub and the facade;
+        // 4. who claims what (ClaimRoutes) and what happens on hotplug (HotplugHandler), once
+        //    all of them exist;
+        // 5. the socket is bound and accepts (the clients queued on an activated socket first)
+        //    and the facade joins the bus, their claims routed by the table. The socket file
+        //    appearing still means the daemon answers.
+        //
+        // 1. The udev monitor listens before the first discovery below (the accelerometer's
         // preparation and presence, the light sensors' scan), so that a sensor appearing at any
         // moment from here on is found by that discovery or reported by an event (issue 31). Its
-        // events wait in `hotplug` until the handler can be made, once everything exists.
+        // events wait in `hotplug` until the handler exists (step 4).
         let hotplug = HotplugRelay()
         var monitor: UdevMonitor? = nil
         if watchHotplug {
@@ -86,26 +87,24 @@ public final class OrientationService: Sendable {
                 logger.warning("hotplug monitoring unavailable", metadata: ["error": "\(error)"])
             }
         }
+        var prepared: OrientationSocketServer.Prepared? = nil
+        var sensors: Sensors? = nil
         do {
+            // 2. The hub. An unknown privileged group fails here; a bad socket path at step 5,
+            // before any sensor is opened (nothing is claimed before it).
+            let server = try await OrientationSocketServer.prepare(configuration: configuration, logger: logger,
+                                                                   listeningSocket: listeningSocket)
+            prepared = server
+            let hub = server.hub
+            // What clients are told about the sensor (issue 21).
+            let status = SensorStatusTracker { status in hub.setSensorStatus(status) }
+            // The display accelerometer's lifecycle: a socket subscriber, a D-Bus claimer and the
+            // posture claim it alike (issue 7).
+            let display = ClaimedSensor(releaseDelay: SensorPipeline.defaultReleaseDelay, sleeper: sleeper,
+                                        onClaimChange: { status.claimed($0) })
             // A slow polled accelerometer is raised to 10 Hz at start, as iio-sensor-proxy does.
             // Its enumeration also says whether there is an accelerometer (below).
             let preparedPresence = await (source as? DiscoveringAccelerometerSource)?.prepare()
-            // Light, proximity and compass (issue 17): every state change, live or replayed, goes
-            // through this one closure, to the socket's hub and to the D-Bus facade.
-            let busBox = LateBound<SensorProxyBus>()
-            let publishSensor: @Sendable (AuxiliarySensorState) -> Void = { sensor in
-                hubBox.value?.publish(sensor: sensor)
-                busBox.value?.publish { $0.update(sensor) }
-            }
-            let auxiliary = auxiliarySensors.map { settings in AuxiliarySensors(settings: settings, logger: logger, sleeper: sleeper, onChange: publishSensor) }
-            await auxiliary?.rescan()
-            // A replayed v2 log's light and proximity levels (none for live sensors).
-            let replayed = (source as? ReplaySource).flatMap { replay in ReplayedReadings(replay: replay, logger: logger, publish: publishSensor) }
-            // A replayed convertible's log (v3): its posture, from the log's base and lid columns
-            // beside the display's samples (issue 39); the replay runs for a posture subscriber too.
-            let replayedPosture = try (source as? ReplaySource).flatMap { replay in
-                try ReplayedPosture(replay: replay, configuration: postureConfiguration) { hubBox.value?.publish(posture: $0) }
-            }
             // Whether there is an accelerometer at all, known before anyone subscribes (issue 29):
             // clients see it in every state-carrying message, and the log says so at start.
             let presentAtStart: Bool
@@ -119,165 +118,54 @@ public final class OrientationService: Sendable {
                     logger.info("display accelerometer found", metadata: ["sensor": "\(discovering.prepared ?? "(not enumerated)")"])
                 }
             }
-            // Its light, proximity and compass values come with the first publishSensor below, before
-            // the bus thread starts.
-            // [posture] dbus-hold-in-laptop: the facade's orientation waits while a convertible is a
-            // laptop, so the posture is read whenever a D-Bus client claims the accelerometer.
-            let facadeHold = dbus && dbusHoldsInLaptop ? FacadeOrientationHold() : nil
-            let sensorProxy = dbus ? SensorProxyBus(initial: SensorProxyState(hasAccelerometer: presentAtStart), logger: logger,
-                                                    onClaimChange: { sensor, claimed in
-                guard let kind = sensor.auxiliaryKind else {
-                    if facadeHold != nil { postureClaims.set("dbus", claimed) }
-                    return claims.setClaimed("dbus", claimed)
-                }
-                guard let service = auxiliary?.service(kind) else {
-                    // No live sensor of this kind (a replay): nothing to wait for.
-                    if claimed { busBox.value?.readingReady(sensor) }
-                    return
-                }
-                guard claimed else { return service.setClaimed("dbus", false) }
-                // The claim is answered once the first reading is published (bounded by the bus).
-                // Called on the thread that took the reading (no lock held): only hand the state over.
-                service.setClaimed("dbus") { state in
-                    busBox.value?.publish { $0.update(state) }
-                    busBox.value?.readingReady(sensor)
-                }
-            }) : nil
-            busBox.set(sensorProxy)
-            let server = try await OrientationSocketServer.start(
-                configuration: configuration, logger: logger, listeningSocket: listeningSocket,
-                onClaimChange: { claims.setClaimed("socket", $0) },
+            // 3. The facade, then the sensors.
+            let sensorProxy = dbus ? SensorProxyBus(initial: SensorProxyState(hasAccelerometer: presentAtStart), logger: logger) : nil
+            let made = try await Sensors.make(
+                source: source, display: display, detector: detector, posture: postureConfiguration,
+                auxiliarySensors: auxiliarySensors, tabletModeSwitch: tabletModeSwitch, uinputPath: uinputPath,
+                dbusHoldsInLaptop: dbus && dbusHoldsInLaptop, exitWhenDone: exitWhenDone,
+                hub: hub, bus: sensorProxy, status: status, sleeper: sleeper, logger: logger)
+            sensors = made
+            // 4. Who claims what, and what happens on hotplug.
+            let routes = ClaimRoutes(display: display, auxiliary: made.auxiliary, posture: made.posture?.lifecycle,
+                                     replaysPosture: made.replayedPosture != nil, busClaimsPosture: made.facadeHold != nil,
+                                     bus: sensorProxy)
+            if monitor != nil {
+                let handler = HotplugHandler(pipeline: made.pipeline, auxiliary: made.auxiliary, posture: made.posture,
+                                             tabletModeSwitch: made.tabletModeSwitch, status: status, bus: sensorProxy, logger: logger)
+                // The events that came while the daemon was being wired are handled first, in
+                // order (on an owner thread: the handler enumerates udev).
+                let wired: Void? = await OwnerThread.run(name: "od-udev-wiring") { hotplug.connect { handler.handle($0) } }
+                // No thread at all: a daemon that cannot start one cannot read a sensor either.
+                if wired == nil { throw SensorError.cannotStartThread(errno: EAGAIN) }
+            }
+            // 5. Accept clients, join the bus.
+            let facadeHold = made.facadeHold
+            let listening = try await OrientationSocketServer.listen(
+                server,
+                onClaimChange: { routes.socket(.orientation, $0) },
                 onStateChange: { state in
                     guard let shown = facadeHold.map({ $0.orientation(state) }) ?? state else { return }
                     sensorProxy?.publish { $0.update(device: shown.orientation, locked: shown.locked) }
                 },
-                onTopicClaimChange: { topic, claimed in
-                    if let kind = topic.sensor { auxiliary?.service(kind).setClaimed("socket", claimed) }
-                    if topic == .posture { postureClaims.set("socket", claimed) }
-                    if topic == .posture, replayedPosture != nil { claims.setClaimed("posture", claimed) }
-                },
-                sensorStatus: status.current)
-            let hub = server.hub
-            hubBox.set(hub)
-            status.republish()
-            // What the closure could not hand over before the hub existed (and the facade's first
-            // values of these sensors).
-            for kind in AuxiliarySensorKind.allCases {
-                if let sensor = auxiliary?.service(kind).state { publishSensor(sensor) }
-            }
-            for sensor in replayed?.initial ?? [] { publishSensor(sensor) }
-            if let replayedPosture { hub.publish(posture: replayedPosture.initial) }
-            let pipeline = try SensorPipeline(source: source, configuration: detector, logger: logger, sensor: claims,
-                                              sleeper: sleeper) { event in
-                switch event {
-                case .orientation(let change):
-                    logger.info("orientation", metadata: ["orientation": "\(change.orientation)", "previous": "\(change.previous)",
-                                                          "time": "\(change.time)"])
-                    hub.publish(orientation: change.orientation, time: change.time)
-                case .sensorActive(let active):
-                    hub.setSensorActive(active)
-                    status.active(active)
-                case .sensorFailed(let reason):
-                    hub.publish(orientation: .unknown, time: nil)
-                    // Not source.isPresent(): that enumerates udev, and this runs in the reader's task.
-                    status.failed(reason, present: !source.lastOpenFoundNoSensor)
-                case .recordedReadings(let light, let proximity):
-                    replayed?.take(light: light, proximity: proximity)
-                case .sourceFinished:
-                    status.ended()
-                    if exitWhenDone { claims.finish() }
-                case .tilt(let tilt):
-                    // The facade's AccelerometerTilt, from the samples (iio-sensor-proxy's classes).
-                    sensorProxy?.publish { $0.update(tilt: tilt) }
-                }
-            }
-            // A convertible's posture (issue 30): the display's readings through the pipeline's tap,
-            // the base accelerometer opened by the service while someone subscribes to `posture`.
-            // orientationd's tablet-mode switch ([posture] tablet-mode-switch) follows it.
-            if let replayedPosture { pipeline.sampleTap.set { replayedPosture.take($0) } }
-            var postureService: PostureService? = nil
-            var keeper: TabletModeSwitchKeeper? = nil
-            if let discovering = source as? DiscoveringAccelerometerSource {
-                let keeperBox = LateBound<TabletModeSwitchKeeper>()
-                let service = try PostureService(configuration: postureConfiguration, source: discovering, tap: pipeline.sampleTap,
-                                                 display: claims, logger: logger, sleeper: sleeper) { state in
-                    hub.publish(posture: state)
-                    keeperBox.value?.postureChanged(state)
-                    if let shown = facadeHold?.posture(state.posture) {
-                        sensorProxy?.publish { $0.update(device: shown.orientation, locked: shown.locked) }
-                    }
-                }
-                postureService = service
-                // `get` reads the state of now: the hinge angle of the last reading, how long held.
-                hub.setPostureProvider { [weak service] in service?.state ?? PostureState() }
-                let switchKeeper = TabletModeSwitchKeeper(logger: logger, path: uinputPath) { claimed in
-                    service.setClaimed(TabletModeSwitchKeeper.claimer, claimed)
-                }
-                keeperBox.set(switchKeeper)
-                keeper = switchKeeper
-                let present = await OwnerThread.run(name: "od-udev-scan") { () -> Bool in
-                    let present = discovering.presenceOnCallingThread().posture
-                    service.setPresent(present)
-                    switchKeeper.update(enabled: tabletModeSwitch, present: present)
-                    return present
-                } ?? false
-                // Present first, then the claims held since the server started: one open, at once.
-                postureClaims.bind { claimer, claimed in service.setClaimed(claimer, claimed) }
-                if present { logger.info("a convertible: posture can be known (a base accelerometer or a hinge angle beside the display's, or the machine's tablet-mode switch); served on the socket's posture topic") }
-            }
-            let posture = postureService
-            let tabletModeKeeper = keeper
-            // Hotplug: a sensor appearing, disappearing or changing (mount matrix) reopens the sensor
-            // at once if someone listens; a vanished one publishes `unknown` and the daemon goes on.
-            // The events that came while the daemon was being wired are handled first, in order (on
-            // an owner thread: the handler enumerates udev).
-            if monitor != nil {
-                let wired: Void? = await OwnerThread.run(name: "od-udev-wiring") {
-                    hotplug.connect { event in
-                        logger.info("udev event", metadata: ["action": "\(event.action)", "device": "\(event.device)"])
-                        if ["add", "remove", "change"].contains(event.action) {
-                            // On the monitor's own thread (or the wiring thread above, for an
-                            // event that came during start), like the presence check below.
-                            auxiliary?.rescanOnCallingThread(removed: event.action == "remove" ? event.device : nil)
-                            // The accelerometer is an IIO device or an input node; a hwmon device is a light sensor.
-                            guard event.subsystem != "hwmon" else { return }
-                            // A switch (a lid, a tablet-mode switch: orientationd's own virtual one
-                            // too, at its creation) brings no accelerometer: the display's reader
-                            // goes on undisturbed (issue 36); only presence is looked at again.
-                            if !event.isInputSwitch { pipeline.restart() }
-                            // On an owner thread: enumerating here blocks nothing else.
-                            if let discovering = source as? DiscoveringAccelerometerSource {
-                                // One enumeration for both (issue 30 had added a second, and a
-                                // third for the hinge channel, at every udev event).
-                                let (present, convertible) = discovering.presenceOnCallingThread()
-                                status.present(present)
-                                sensorProxy?.publish { $0.hasAccelerometer = present }
-                                posture?.setPresent(convertible)
-                                // Presence only: the key is the configuration's (a reload's), never a stale copy.
-                                tabletModeKeeper?.update(present: convertible)
-                            }
-                        }
-                    }
-                }
-                // No thread at all: a daemon that cannot start one cannot read a sensor either.
-                if wired == nil {
-                    await server.shutdown(reason: "orientationd could not start")
-                    throw SensorError.cannotStartThread(errno: EAGAIN)
-                }
-            }
+                onTopicClaimChange: { topic, claimed in routes.socket(topic, claimed) })
+            prepared = nil
             if let sensorProxy {
                 do {
-                    try sensorProxy.start()
+                    try sensorProxy.start(onClaimChange: { sensor, claimed in routes.bus(sensor, claimed) })
                 } catch {
-                    await server.shutdown(reason: "orientationd could not start")
+                    await listening.shutdown(reason: "orientationd could not start")
                     throw error
                 }
             }
-            return OrientationService(server: server, pipeline: pipeline, sensorProxy: sensorProxy, auxiliary: auxiliary,
-                                      posture: posture, tabletModeSwitch: tabletModeKeeper, monitor: monitor, sleeper: sleeper)
+            return OrientationService(server: listening, pipeline: made.pipeline, sensorProxy: sensorProxy, auxiliary: made.auxiliary,
+                                      posture: made.posture, tabletModeSwitch: made.tabletModeSwitch, monitor: monitor, sleeper: sleeper)
         } catch {
-            // Nothing runs: the monitor's thread must not outlive the failed start.
+            // Nothing runs: the monitor's thread, the sensors' loops and the socket must not
+            // outlive the failed start.
             await monitor?.stop()
+            await sensors?.stop()
+            await prepared?.abandon()
             throw error
         }
     }

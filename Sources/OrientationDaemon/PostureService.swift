@@ -85,11 +85,14 @@ public final class PostureService: Sendable {
     ///   - tap: the orientation pipeline's ``SensorPipeline/sampleTap`` (the display's readings).
     ///   - display: the orientation pipeline's ``SensorPipeline/sensor``, claimed to keep the
     ///     display accelerometer open.
+    ///   - lifecycle: the posture's claims, when they must exist before the service (claimers
+    ///     made first, such as the virtual tablet-mode switch, whose changes the service's
+    ///     `onChange` reports); by default one with `releaseDelay`, not present.
     ///   - onChange: every change of the state, in order, under no lock; must not block.
     /// - Throws: ``ConfigurationError`` for an invalid detector configuration.
     public init(configuration: PostureDetector.Configuration, source: DiscoveringAccelerometerSource, tap: SampleTap,
                 display: ClaimedSensor, logger: Logger, sleeper: Sleeper = .task, rateGovernor: SampleRateGovernor.Configuration? = nil,
-                releaseDelay: Double = SensorPipeline.defaultReleaseDelay,
+                releaseDelay: Double = SensorPipeline.defaultReleaseDelay, lifecycle: ClaimedSensor? = nil,
                 onChange: @escaping @Sendable (PostureState) -> Void) throws(ConfigurationError) {
         let detector = try PostureDetector(configuration: configuration)
         self.source = source
@@ -101,8 +104,8 @@ public final class PostureService: Sendable {
         self.rateGovernor = rateGovernor
         let pace = PostureReadingPace(governor: rateGovernor ?? source.rateGovernor, pairingWindow: configuration.pairingWindow)
         inner = Mutex(Inner(detector: detector, merger: PostureSampleMerger(maximumLag: configuration.pairingWindow), pace: pace))
-        lifecycle = ClaimedSensor(releaseDelay: releaseDelay, present: false, sleeper: sleeper)
-        let task = Task { [lifecycle] in
+        self.lifecycle = lifecycle ?? ClaimedSensor(releaseDelay: releaseDelay, present: false, sleeper: sleeper)
+        let task = Task { [lifecycle = self.lifecycle] in
             await lifecycle.run { [weak self] generation in await self?.run(generation: generation) ?? .closed }
         }
         loop.withLock { $0 = task }

@@ -42,7 +42,7 @@ struct PipelineService: Service {
         #if DEBUG
         if stallsShutdown { await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in } }
         #endif
-        tabletModeSwitch?.close()
+        await tabletModeSwitch?.stop()
         await posture?.stop()
         await monitor?.stop()
         await auxiliary?.stop()

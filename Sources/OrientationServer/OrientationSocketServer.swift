@@ -12,7 +12,8 @@ import Glibc
 /// event loop with the ``SubscriptionHub``, and shuts down gracefully.
 ///
 /// Contract: ``start(configuration:logger:listeningSocket:onClaimChange:onStateChange:onTopicClaimChange:sensorStatus:)`` returns
-/// once the socket accepts connections (or throws ``ServerError`` with a clear reason). ``shutdown(reason:)``
+/// once the socket accepts connections (``prepare(configuration:logger:listeningSocket:sensorStatus:)`` then ``listen(_:onClaimChange:onStateChange:onTopicClaimChange:)``
+/// in two steps, for a daemon that wires its sensors to the hub in between) (or throws ``ServerError`` with a clear reason). ``shutdown(reason:)``
 /// sends every client `goodbye`, closes all connections and the listener, and removes the socket
 /// file it created (never one systemd passed in, never a file that is no longer ours).
 public final class OrientationSocketServer: Sendable {
@@ -35,7 +36,28 @@ public final class OrientationSocketServer: Sendable {
         self.logger = logger
     }
 
-    /// Binds and starts accepting.
+    /// A server whose hub exists, not yet bound nor accepting: what the daemon publishes to while
+    /// it builds its sensors, before any client can claim one (issue 36). Either
+    /// ``OrientationSocketServer/listen(_:onClaimChange:onStateChange:onTopicClaimChange:)`` it or
+    /// ``abandon()`` it.
+    public struct Prepared: Sendable {
+        /// The hub: publish to it from now on.
+        public let hub: SubscriptionHub.Handle
+        let boundHub: NIOLoopBound<SubscriptionHub>
+        let group: MultiThreadedEventLoopGroup
+        let configuration: ServerConfiguration
+        let listeningSocket: Int32?
+        let logger: Logger
+
+        /// Gives the server up (a start that failed after ``OrientationSocketServer/prepare(configuration:logger:listeningSocket:sensorStatus:)``):
+        /// the hub's loop ends. No socket was bound yet; systemd's is left as it is.
+        public func abandon() async {
+            try? await group.shutdownGracefully()
+        }
+    }
+
+    /// Binds and starts accepting: ``prepare(configuration:logger:listeningSocket:sensorStatus:)``
+    /// then ``listen(_:onClaimChange:onStateChange:onTopicClaimChange:)``.
     ///
     /// - Parameters:
     ///   - listeningSocket: a listening socket passed by systemd (socket activation); the path is
@@ -50,33 +72,63 @@ public final class OrientationSocketServer: Sendable {
                              onStateChange: @escaping @Sendable (OrientationState) -> Void = { _ in },
                              onTopicClaimChange: @escaping @Sendable (SubscriptionTopic, Bool) -> Void = { _, _ in },
                              sensorStatus: SensorStatus? = nil) async throws -> OrientationSocketServer {
+        let prepared = try await prepare(configuration: configuration, logger: logger, listeningSocket: listeningSocket,
+                                         sensorStatus: sensorStatus)
+        return try await listen(prepared, onClaimChange: onClaimChange, onStateChange: onStateChange,
+                                onTopicClaimChange: onTopicClaimChange)
+    }
+
+    /// Makes the hub, without binding the socket or accepting anyone yet.
+    /// - Throws: ``ServerError`` with a clear reason (an unknown privileged group).
+    public static func prepare(configuration: ServerConfiguration, logger: Logger, listeningSocket: Int32? = nil,
+                               sensorStatus: SensorStatus? = nil) async throws -> Prepared {
         let privileges = try await Self.privileges(configuration)
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let loop = group.next()
+        let (boundHub, handle) = try await loop.submit {
+            let hub = SubscriptionHub(eventLoop: loop, configuration: configuration, privileges: privileges, logger: logger,
+                                      onClaimChange: { _ in })
+            // The sensor's state from the first hello on.
+            if let sensorStatus { hub.setSensorStatus(sensorStatus) }
+            return (NIOLoopBound(hub, eventLoop: loop), SubscriptionHub.Handle(hub))
+        }.get()
+        return Prepared(hub: handle, boundHub: boundHub, group: group, configuration: configuration,
+                        listeningSocket: listeningSocket, logger: logger)
+    }
+
+    /// Routes claims as given, binds the socket (or adopts systemd's) and starts accepting:
+    /// every connection, the ones waiting in an activated socket's backlog first, reaches a hub
+    /// whose claims go somewhere.
+    /// - Throws: ``ServerError`` with a clear reason (a bad socket path, ``ServerError/cannotListen(_:reason:)``);
+    ///   `prepared` is given up then.
+    public static func listen(_ prepared: Prepared, onClaimChange: @escaping @Sendable (Bool) -> Void,
+                              onStateChange: @escaping @Sendable (OrientationState) -> Void = { _ in },
+                              onTopicClaimChange: @escaping @Sendable (SubscriptionTopic, Bool) -> Void = { _, _ in }) async throws
+        -> OrientationSocketServer {
+        let (boundHub, configuration, logger, listeningSocket) = (prepared.boundHub, prepared.configuration, prepared.logger, prepared.listeningSocket)
+        try await boundHub.eventLoop.submit {
+            boundHub.value.route(onClaimChange: onClaimChange, onStateChange: onStateChange, onTopicClaimChange: onTopicClaimChange)
+        }.get()
         // Our own socket is bound here, with its mode and group from the start (SocketPath);
         // systemd's is adopted as it is. NIO then serves either descriptor.
         let descriptor: Int32
-        if let listeningSocket {
-            descriptor = listeningSocket
-        } else {
-            try SocketPath.prepare(configuration.socketPath)
-            if SocketPath.directoryIsOpenToOthers(configuration.socketPath) {
-                logger.warning("the socket's directory is writable by other users and not sticky: they could replace the socket",
-                               metadata: ["socket": "\(configuration.socketPath)"])
+        do {
+            if let listeningSocket {
+                descriptor = listeningSocket
+            } else {
+                try SocketPath.prepare(configuration.socketPath)
+                if SocketPath.directoryIsOpenToOthers(configuration.socketPath) {
+                    logger.warning("the socket's directory is writable by other users and not sticky: they could replace the socket",
+                                   metadata: ["socket": "\(configuration.socketPath)"])
+                }
+                descriptor = try SocketPath.bindListening(configuration.socketPath, mode: configuration.socketMode,
+                                                          group: configuration.socketGroup, backlog: 512)
             }
-            descriptor = try SocketPath.bindListening(configuration.socketPath, mode: configuration.socketMode,
-                                                      group: configuration.socketGroup, backlog: 512)
+        } catch {
+            await prepared.abandon()
+            throw error
         }
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let loop = group.next()
-        let boundHub = try await loop.submit {
-            let hub = SubscriptionHub(eventLoop: loop, configuration: configuration, privileges: privileges,
-                                      logger: logger, onClaimChange: onClaimChange, onStateChange: onStateChange,
-                                      onTopicClaimChange: onTopicClaimChange)
-            // The sensor's state from the first hello on (a client can connect the moment the
-            // socket listens).
-            if let sensorStatus { hub.setSensorStatus(sensorStatus) }
-            return NIOLoopBound(hub, eventLoop: loop)
-        }.get()
-        let bootstrap = ServerBootstrap(group: group)
+        let bootstrap = ServerBootstrap(group: prepared.group)
             .serverChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(DescriptorExhaustionHandler(listeningDescriptor: descriptor, logger: logger))
@@ -98,7 +150,7 @@ public final class OrientationSocketServer: Sendable {
         do {
             channel = try await bootstrap.withBoundSocket(descriptor).get()
         } catch {
-            try? await group.shutdownGracefully()
+            await prepared.abandon()
             if listeningSocket == nil {
                 close(descriptor)
                 unlink(configuration.socketPath)
@@ -107,10 +159,9 @@ public final class OrientationSocketServer: Sendable {
             throw ServerError.cannotListen(configuration.socketPath, reason: "\(error)")
         }
         let identity = listeningSocket == nil ? SocketPath.identity(configuration.socketPath) : nil
-        let handle = try await loop.submit { SubscriptionHub.Handle(boundHub.value) }.get()
         logger.info("listening", metadata: ["socket": "\(configuration.socketPath)",
                                             "activation": "\(listeningSocket == nil ? "bound" : "systemd")"])
-        return OrientationSocketServer(hub: handle, configuration: configuration, group: group, channel: channel,
+        return OrientationSocketServer(hub: prepared.hub, configuration: configuration, group: prepared.group, channel: channel,
                                        socketIdentity: identity, logger: logger)
     }
 

@@ -32,9 +32,9 @@ public final class SubscriptionHub {
     let peerGroups: PeerGroupCache
     let logger: Logger
     /// Called on the loop when the subscriber count goes 0 → 1 (`true`) or 1 → 0 (`false`).
-    private let onClaimChange: @Sendable (Bool) -> Void
+    private var onClaimChange: @Sendable (Bool) -> Void
     /// Called on the loop after every change of the published state (orientation or lock).
-    private let onStateChange: @Sendable (OrientationState) -> Void
+    private var onStateChange: @Sendable (OrientationState) -> Void
     /// The light, proximity and compass sensors as last published.
     private(set) var sensors = Dictionary(uniqueKeysWithValues: AuxiliarySensorKind.allCases.map { ($0, AuxiliarySensorState(kind: $0)) })
     /// A convertible's posture as last published.
@@ -50,7 +50,7 @@ public final class SubscriptionHub {
     /// Subscribers per topic other than the orientation, and who is told when one goes 0 → 1 or
     /// 1 → 0.
     private var topicSubscribers: [SubscriptionTopic: Int] = [:]
-    private let onTopicClaimChange: @Sendable (SubscriptionTopic, Bool) -> Void
+    private var onTopicClaimChange: @Sendable (SubscriptionTopic, Bool) -> Void
 
     init(eventLoop: EventLoop, configuration: ServerConfiguration, privileges: PrivilegePolicy, logger: Logger,
          onClaimChange: @escaping @Sendable (Bool) -> Void, onStateChange: @escaping @Sendable (OrientationState) -> Void = { _ in },
@@ -63,6 +63,16 @@ public final class SubscriptionHub {
         self.onStateChange = onStateChange
         self.onTopicClaimChange = onTopicClaimChange
         peerGroups = PeerGroupCache(eventLoop: eventLoop)
+    }
+
+    /// Routes the claims and state changes from now on (the server's listen, before the first
+    /// connection is accepted: ``OrientationSocketServer/listen(_:onClaimChange:onStateChange:onTopicClaimChange:)``).
+    func route(onClaimChange: @escaping @Sendable (Bool) -> Void, onStateChange: @escaping @Sendable (OrientationState) -> Void,
+               onTopicClaimChange: @escaping @Sendable (SubscriptionTopic, Bool) -> Void) {
+        eventLoop.preconditionInEventLoop()
+        self.onClaimChange = onClaimChange
+        self.onStateChange = onStateChange
+        self.onTopicClaimChange = onTopicClaimChange
     }
 
     var connectionCount: Int { connections.count }

@@ -42,7 +42,8 @@ public final class SensorProxyBus: Sendable {
     }
 
     private let shared: Mutex<Shared>
-    private let onClaimChange: @Sendable (ProxySensor, Bool) -> Void
+    /// Set before the thread starts (``start(onClaimChange:)``), read by it.
+    private let onClaimChange: Mutex<@Sendable (ProxySensor, Bool) -> Void>
     private let logger: Logger
     private let limits: SensorProxyClaims.Limits
     /// Owns the sd-bus connection; its wake-up pipe says "a new state waits" (``publish(_:)``)
@@ -56,15 +57,23 @@ public final class SensorProxyBus: Sendable {
     public static let batchSize: Int32 = 32
 
     public init(initial: SensorProxyState, limits: SensorProxyClaims.Limits = SensorProxyClaims.Limits(), logger: Logger,
-                onClaimChange: @escaping @Sendable (ProxySensor, Bool) -> Void) {
+                onClaimChange: @escaping @Sendable (ProxySensor, Bool) -> Void = { _, _ in }) {
         shared = Mutex(Shared(state: initial))
         self.logger = logger
         self.limits = limits
-        self.onClaimChange = onClaimChange
+        self.onClaimChange = Mutex(onClaimChange)
     }
 
     /// The state the facade publishes (or will, once connected).
     public var state: SensorProxyState { shared.withLock { $0.state } }
+
+    /// Starts the bus thread with claims reported to `onClaimChange` (instead of the one given to
+    /// `init`): for a daemon whose sensors, which the claims go to, publish to this facade and so
+    /// are made after it (issue 36). Call once. - Throws: when no thread can be created.
+    public func start(onClaimChange: @escaping @Sendable (ProxySensor, Bool) -> Void) throws {
+        self.onClaimChange.withLock { $0 = onClaimChange }
+        try start()
+    }
 
     /// Starts the bus thread. Call once. - Throws: when no thread can be created.
     public func start() throws {
@@ -123,7 +132,7 @@ public final class SensorProxyBus: Sendable {
         while !owner.isStopping {
             var proxy: OpaquePointer? = nil
             var step: UnsafePointer<CChar>? = nil
-            let session = SensorProxySession(limits: limits, logger: logger, onClaimChange: onClaimChange)
+            let session = SensorProxySession(limits: limits, logger: logger, onClaimChange: onClaimChange.withLock { $0 })
             let opened = withExtendedLifetime(session) { od_proxy_open(&proxy, session.callbacks, &step) }
             guard opened >= 0, let proxy else {
                 let failure = SensorProxyBusError(step: step.map { String(cString: $0) } ?? "connecting", errno: -opened).description
