@@ -22,7 +22,7 @@ import Synchronization
 ///   before the daemon has built the sensor's session; issues 10 and 36).
 /// - **Open while wanted**: claimed by at least one claimer, present, and not held after a
 ///   session that ended by itself (``Ending/failed(_:)``, ``Ending/finished``): a held sensor is
-///   opened again at the next claim, presence report or restart, never in a loop.
+///   opened again at the next new claimer's claim, presence report or restart, never in a loop.
 /// - **Release delay**: the last release closes it ``releaseDelay`` seconds later (``ReleaseDelay``,
 ///   on the monotonic clock), and a claim within that time keeps the open session; a sensor that
 ///   goes absent, a restart and ``finish()`` close at once.
@@ -108,14 +108,15 @@ public final class ClaimedSensor: Sendable {
     /// The lifecycle's state now.
     public var status: Status { state.withLock { $0.status } }
 
-    /// Records whether `claimer` claims the sensor. A claim also lets a held sensor open again.
+    /// Records whether `claimer` claims the sensor. A claimer's new claim also lets a held
+    /// sensor open again.
     public func setClaimed(_ claimer: String, _ claimed: Bool) {
         let now = Self.clock()
         update { state in
             let before = state.status.isClaimed
             if claimed {
-                state.status.claimers.insert(claimer)
-                state.held = false
+                // A new claimer lets a held sensor open again; one claiming again does not.
+                if state.status.claimers.insert(claimer).inserted { state.held = false }
             } else {
                 state.status.claimers.remove(claimer)
             }
