@@ -66,6 +66,10 @@ let package = Package(
             swiftSettings: strictSettings,
             linkerSettings: [.linkedLibrary("m")]  // libm: the detector's exp/asin/atan2
         ),
+        // What every sensor's claim/open/close lifecycle shares, whatever the sensor: the release
+        // delay after the last claim, callbacks queued outside a lock, how timers wait, a repeated
+        // log line throttled. Pure: no C library, no NIO.
+        .target(name: "SensorLifecycle", dependencies: ["OrientationCore"], swiftSettings: strictSettings),
         .target(name: "SensorLog", dependencies: ["OrientationCore"], swiftSettings: strictSettings),
         // Wire messages and their NDJSON form (a strict JSON reader/writer: no Foundation).
         .target(name: "OrientationProtocol", dependencies: ["OrientationCore"], swiftSettings: strictSettings),
@@ -96,7 +100,7 @@ let package = Package(
         // detector. No NIO: it hands events to whoever publishes them.
         .target(
             name: "SensorPipeline",
-            dependencies: ["OrientationCore", "SensorLog", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["OrientationCore", "SensorLifecycle", "SensorLog", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         // Real sensors: libudev discovery and hotplug, libiio buffered and polled sources. Every
@@ -112,7 +116,7 @@ let package = Package(
         .target(
             name: "OrientationServer",
             dependencies: [
-                "OrientationCore", "OrientationProtocol", "CSystemShims", "OwnerThreads", "LineFraming",
+                "OrientationCore", "OrientationProtocol", "SensorLifecycle", "CSystemShims", "OwnerThreads", "LineFraming",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -133,7 +137,7 @@ let package = Package(
         // the mapping is pure (SensorProxyState); the sd-bus connection is owned by one thread.
         .target(
             name: "SensorProxyBus",
-            dependencies: ["OrientationCore", "CSensorProxyShim", "OwnerThreads", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["OrientationCore", "SensorLifecycle", "CSensorProxyShim", "OwnerThreads", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
 
@@ -142,7 +146,7 @@ let package = Package(
         .target(
             name: "OrientationDaemon",
             dependencies: [
-                "OrientationCore", "PostureCore", "SensorPipeline", "SensorIIO", "OrientationServer", "SensorProxyBus", "OwnerThreads",
+                "OrientationCore", "PostureCore", "SensorLifecycle", "SensorPipeline", "SensorIIO", "OrientationServer", "SensorProxyBus", "OwnerThreads",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -223,7 +227,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
         .testTarget(
             name: "OrientationCoreTests",
-            dependencies: ["OrientationCore", "MotionSynthesis", "PostureCore", "PostureSynthesis", "SensorLog", "TestSupport"],
+            dependencies: ["OrientationCore", "MotionSynthesis", "PostureCore", "PostureSynthesis", "SensorLifecycle", "SensorLog", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -250,7 +254,7 @@ let package = Package(
             name: "OrientationServerTests",
             dependencies: [
                 "OrientationdMulticall", "OrientationctlMain", "executor-takeover-probe", "OrientationServer", "OrientationClient", "OrientationProtocol",
-                "OrientationCore", "SensorPipeline", "SensorLog", "OrientationDaemon", "LineFraming", "TestSupport",
+                "OrientationCore", "SensorLifecycle", "SensorPipeline", "SensorLog", "OrientationDaemon", "LineFraming", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -261,7 +265,7 @@ let package = Package(
         // The claim-driven pipeline with sources written for the test (no sensor, no socket).
         .testTarget(
             name: "SensorPipelineTests",
-            dependencies: ["SensorPipeline", "OrientationCore", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["SensorPipeline", "OrientationCore", "SensorLifecycle", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         // Pure parts of SensorIIO (sensor choice, mount-matrix precedence).

@@ -2,6 +2,7 @@ import Logging
 import OrientationCore
 import OwnerThreads
 import SensorIIO
+import SensorLifecycle
 import SensorPipeline
 import Synchronization
 

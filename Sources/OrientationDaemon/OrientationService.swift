@@ -5,6 +5,7 @@ import OrientationServer
 import OwnerThreads
 import PostureCore
 import SensorIIO
+import SensorLifecycle
 import SensorPipeline
 import SensorProxyBus
 import ServiceLifecycle

@@ -2,6 +2,7 @@ import Logging
 import NIOCore
 import OrientationCore
 import OrientationProtocol
+import SensorLifecycle
 import Synchronization
 
 /// The daemon's published state and its fan-out to clients.

@@ -1,4 +1,5 @@
 import OrientationCore
+import SensorLifecycle
 import Synchronization
 
 /// Claims from several publishers (the socket's subscribers, D-Bus claimers): the sensor is
