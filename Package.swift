@@ -71,6 +71,10 @@ let package = Package(
         // log line throttled. Pure: no C library, no NIO.
         .target(name: "SensorLifecycle", dependencies: ["OrientationCore"], swiftSettings: strictSettings),
         .target(name: "SensorLog", dependencies: ["OrientationCore"], swiftSettings: strictSettings),
+        // The D-Bus facade's bookkeeping, pure so that it is tested without sd-bus: iio-sensor-proxy's
+        // names and properties (SensorProxyState), the claim table and its bounds, which properties
+        // each bus client holds, the polkit checks. SensorProxyBus serves it on the bus.
+        .target(name: "SensorProxyModel", dependencies: ["OrientationCore"], swiftSettings: strictSettings),
         // Wire messages and their NDJSON form (a strict JSON reader/writer: no Foundation).
         .target(name: "OrientationProtocol", dependencies: ["OrientationCore"], swiftSettings: strictSettings),
         // Synthesises realistic device motion (the scenario suite's generator). A real library,
@@ -137,7 +141,8 @@ let package = Package(
         // the mapping is pure (SensorProxyState); the sd-bus connection is owned by one thread.
         .target(
             name: "SensorProxyBus",
-            dependencies: ["OrientationCore", "SensorLifecycle", "CSensorProxyShim", "OwnerThreads", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["OrientationCore", "SensorLifecycle", "SensorProxyModel", "CSensorProxyShim", "OwnerThreads",
+                           .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
 
@@ -146,7 +151,8 @@ let package = Package(
         .target(
             name: "OrientationDaemon",
             dependencies: [
-                "OrientationCore", "PostureCore", "SensorLifecycle", "SensorPipeline", "SensorIIO", "OrientationServer", "SensorProxyBus", "OwnerThreads",
+                "OrientationCore", "PostureCore", "SensorLifecycle", "SensorPipeline", "SensorIIO", "OrientationServer", "SensorProxyModel", "SensorProxyBus",
+                "OwnerThreads",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -182,6 +188,7 @@ let package = Package(
             name: "orientationctl",
             dependencies: [
                 "OrientationCore", "SensorLog", "MotionSynthesis", "DetectorEvaluation", "OrientationClient", "OrientationProtocol",
+                "SensorProxyModel",  // monitor-sensor prints iio-sensor-proxy's names
                 // A convertible's posture in replay, evaluate, plot and simulate (issue 30): the
                 // offline path, before the daemon reads a base accelerometer.
                 "PostureCore", "PostureSynthesis",
@@ -227,7 +234,8 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
         .testTarget(
             name: "OrientationCoreTests",
-            dependencies: ["OrientationCore", "MotionSynthesis", "PostureCore", "PostureSynthesis", "SensorLifecycle", "SensorLog", "TestSupport"],
+            dependencies: ["OrientationCore", "MotionSynthesis", "PostureCore", "PostureSynthesis", "SensorLifecycle", "SensorLog", "SensorProxyModel",
+                           "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -275,7 +283,7 @@ let package = Package(
         .testTarget(
             name: "SensorIIOIntegrationTests",
             dependencies: ["SensorIIO", "SensorPipeline", "SensorLog", "OrientationCore", "OrientationDaemon", "OrientationServer", "CUMockdev",
-                           "CLibSystemd", "SensorProxyBus", "TestSupport", "PostureCore", "PostureSynthesis",
+                           "CLibSystemd", "SensorProxyModel", "SensorProxyBus", "TestSupport", "PostureCore", "PostureSynthesis",
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),

@@ -8,6 +8,7 @@ import SensorIIO
 import SensorLifecycle
 import SensorPipeline
 import SensorProxyBus
+import SensorProxyModel
 import ServiceLifecycle
 
 /// The running daemon: the socket server, the sensor pipeline between the source and the hub,
