@@ -71,12 +71,15 @@ let package = Package(
         // log line throttled. Pure: no C library, no NIO.
         .target(name: "SensorLifecycle", dependencies: ["OrientationCore"], swiftSettings: strictSettings),
         .target(name: "SensorLog", dependencies: ["OrientationCore"], swiftSettings: strictSettings),
+        // Light, proximity and compass readings (docs/ARCHITECTURE.md §10): the values, their kinds
+        // and units, and the rules that decide which reading is published. Pure, depends on nothing.
+        .target(name: "AmbientSensorCore", swiftSettings: strictSettings),
         // The D-Bus facade's bookkeeping, pure so that it is tested without sd-bus: iio-sensor-proxy's
         // names and properties (SensorProxyState), the claim table and its bounds, which properties
         // each bus client holds, the polkit checks. SensorProxyBus serves it on the bus.
-        .target(name: "SensorProxyModel", dependencies: ["OrientationCore"], swiftSettings: strictSettings),
+        .target(name: "SensorProxyModel", dependencies: ["OrientationCore", "AmbientSensorCore"], swiftSettings: strictSettings),
         // Wire messages and their NDJSON form (a strict JSON reader/writer: no Foundation).
-        .target(name: "OrientationProtocol", dependencies: ["OrientationCore"], swiftSettings: strictSettings),
+        .target(name: "OrientationProtocol", dependencies: ["OrientationCore", "AmbientSensorCore"], swiftSettings: strictSettings),
         // Synthesises realistic device motion (the scenario suite's generator). A real library,
         // not a test hack: the benchmarks and `orientationctl simulate` use it too.
         .target(name: "MotionSynthesis", dependencies: ["OrientationCore"], swiftSettings: strictSettings),
@@ -113,14 +116,14 @@ let package = Package(
         .target(name: "CLinuxInput"),
         .target(
             name: "SensorIIO",
-            dependencies: ["OrientationCore", "SensorPipeline", "SensorLog", "CLibIIO", "CLibUdev", "CLinuxInput", "OwnerThreads",
+            dependencies: ["OrientationCore", "AmbientSensorCore", "SensorPipeline", "SensorLog", "CLibIIO", "CLibUdev", "CLinuxInput", "OwnerThreads",
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         .target(
             name: "OrientationServer",
             dependencies: [
-                "OrientationCore", "OrientationProtocol", "SensorLifecycle", "CSystemShims", "OwnerThreads", "LineFraming",
+                "OrientationCore", "AmbientSensorCore", "OrientationProtocol", "SensorLifecycle", "CSystemShims", "OwnerThreads", "LineFraming",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -130,7 +133,7 @@ let package = Package(
         .target(
             name: "OrientationClient",
             dependencies: [
-                "OrientationCore", "OrientationProtocol", "LineFraming",
+                "OrientationCore", "AmbientSensorCore", "OrientationProtocol", "LineFraming",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
@@ -151,7 +154,7 @@ let package = Package(
         .target(
             name: "OrientationDaemon",
             dependencies: [
-                "OrientationCore", "PostureCore", "SensorLifecycle", "SensorPipeline", "SensorIIO", "OrientationServer", "SensorProxyModel", "SensorProxyBus",
+                "OrientationCore", "AmbientSensorCore", "PostureCore", "SensorLifecycle", "SensorPipeline", "SensorIIO", "OrientationServer", "SensorProxyModel", "SensorProxyBus",
                 "OwnerThreads",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -174,7 +177,7 @@ let package = Package(
         .target(
             name: "orientationd",
             dependencies: [
-                "OrientationCore", "OrientationProtocol", "SensorLog", "SensorPipeline", "OrientationServer", "SensorIIO",
+                "OrientationCore", "AmbientSensorCore", "OrientationProtocol", "SensorLog", "SensorPipeline", "OrientationServer", "SensorIIO",
                 "OrientationDaemon", "EventLoopExecutor",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -188,7 +191,7 @@ let package = Package(
             name: "orientationctl",
             dependencies: [
                 "OrientationCore", "SensorLog", "MotionSynthesis", "DetectorEvaluation", "OrientationClient", "OrientationProtocol",
-                "SensorProxyModel",  // monitor-sensor prints iio-sensor-proxy's names
+                "AmbientSensorCore", "SensorProxyModel",  // monitor-sensor prints iio-sensor-proxy's names and readings
                 // A convertible's posture in replay, evaluate, plot and simulate (issue 30): the
                 // offline path, before the daemon reads a base accelerometer.
                 "PostureCore", "PostureSynthesis",
@@ -235,7 +238,7 @@ let package = Package(
         .testTarget(
             name: "OrientationCoreTests",
             dependencies: ["OrientationCore", "MotionSynthesis", "PostureCore", "PostureSynthesis", "SensorLifecycle", "SensorLog", "SensorProxyModel",
-                           "TestSupport"],
+                           "AmbientSensorCore", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -244,7 +247,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(name: "SensorLogTests", dependencies: ["SensorLog", "TestSupport"], swiftSettings: strictSettings),
-        .testTarget(name: "OrientationProtocolTests", dependencies: ["OrientationProtocol"], swiftSettings: strictSettings),
+        .testTarget(name: "OrientationProtocolTests", dependencies: ["OrientationProtocol", "AmbientSensorCore"], swiftSettings: strictSettings),
         // The line decoder on an EmbeddedChannel: no sockets, no clock.
         .testTarget(
             name: "LineFramingTests",
@@ -262,7 +265,7 @@ let package = Package(
             name: "OrientationServerTests",
             dependencies: [
                 "OrientationdMulticall", "OrientationctlMain", "executor-takeover-probe", "OrientationServer", "OrientationClient", "OrientationProtocol",
-                "OrientationCore", "SensorLifecycle", "SensorPipeline", "SensorLog", "OrientationDaemon", "LineFraming", "TestSupport",
+                "OrientationCore", "AmbientSensorCore", "SensorLifecycle", "SensorPipeline", "SensorLog", "OrientationDaemon", "LineFraming", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -277,12 +280,13 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // Pure parts of SensorIIO (sensor choice, mount-matrix precedence).
-        .testTarget(name: "SensorIIOTests", dependencies: ["SensorIIO", "OrientationCore", "SensorLog", "OwnerThreads"], swiftSettings: strictSettings),
+        .testTarget(name: "SensorIIOTests", dependencies: ["SensorIIO", "OrientationCore", "AmbientSensorCore", "SensorLog", "OwnerThreads"],
+                    swiftSettings: strictSettings),
         // libiio and libudev for real, against umockdev testbeds. umockdev's state is process-global:
         // run this target alone, under umockdev-wrapper (scripts/run-tests.sh does).
         .testTarget(
             name: "SensorIIOIntegrationTests",
-            dependencies: ["SensorIIO", "SensorPipeline", "SensorLog", "OrientationCore", "OrientationDaemon", "OrientationServer", "CUMockdev",
+            dependencies: ["SensorIIO", "SensorPipeline", "SensorLog", "OrientationCore", "AmbientSensorCore", "OrientationDaemon", "OrientationServer", "CUMockdev",
                            "CLibSystemd", "SensorProxyModel", "SensorProxyBus", "TestSupport", "PostureCore", "PostureSynthesis",
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings

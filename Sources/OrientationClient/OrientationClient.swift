@@ -1,6 +1,7 @@
 import NIOCore
 import OrientationCore
 import NIOPosix
+import AmbientSensorCore
 
 /// The Swift client of orientationd.
 ///

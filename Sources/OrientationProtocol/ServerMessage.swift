@@ -1,3 +1,4 @@
+import AmbientSensorCore
 import OrientationCore
 
 /// One line from the server. Every message has a `"type"`; replies echo the request's `"id"`.

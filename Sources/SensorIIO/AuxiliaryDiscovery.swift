@@ -1,3 +1,4 @@
+import AmbientSensorCore
 import OrientationCore
 
 /// Finds light, proximity and compass sensors: the auxiliary half of the backend table

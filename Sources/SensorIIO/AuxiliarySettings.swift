@@ -1,3 +1,4 @@
+import AmbientSensorCore
 import OrientationCore
 
 /// The `[light]`, `[proximity]` and `[compass]` sections: which device to read (automatic when

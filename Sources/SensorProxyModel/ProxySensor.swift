@@ -1,3 +1,4 @@
+import AmbientSensorCore
 import OrientationCore
 
 /// The four sensors iio-sensor-proxy serves on net.hadess.SensorProxy, each claimed and released

@@ -4,6 +4,7 @@ import OrientationCore
 import Testing
 import TestSupport
 import SensorProxyModel
+import AmbientSensorCore
 
 /// Issue 42: a client whose GLib proxy was made while a sensor was closed, and that claims the
 /// sensor after another client opened it, holds the sensor's values as `Get` returns them once
