@@ -79,14 +79,15 @@ let package = Package(
         // each bus client holds, the polkit checks. SensorProxyBus serves it on the bus.
         .target(name: "SensorProxyModel", dependencies: ["OrientationCore", "AmbientSensorCore"], swiftSettings: strictSettings),
         // Wire messages and their NDJSON form (a strict JSON reader/writer: no Foundation).
-        .target(name: "OrientationProtocol", dependencies: ["OrientationCore", "AmbientSensorCore"], swiftSettings: strictSettings),
+        .target(name: "OrientationProtocol", dependencies: ["OrientationCore", "AmbientSensorCore", "PostureCore"], swiftSettings: strictSettings),
         // Synthesises realistic device motion (the scenario suite's generator). A real library,
         // not a test hack: the benchmarks and `orientationctl simulate` use it too.
         .target(name: "MotionSynthesis", dependencies: ["OrientationCore"], swiftSettings: strictSettings),
-        // A convertible's posture from its two accelerometers (issue 30): pure like OrientationCore
-        // (libm only), and, with its synthesis and scenarios, targets of their own that only
-        // orientationctl's offline path (replay, evaluate, plot, simulate) links so far; the
-        // daemon does not (docs/PACKAGING.md, docs/ARCHITECTURE.md §11).
+        // A convertible's posture from its two accelerometers (issue 30) and what a posture means
+        // for the display (Posture, PostureHold, PostureRotationRules, the published PostureState):
+        // pure like OrientationCore (libm only). The daemon, the wire protocol and the client use
+        // it; its synthesis and scenarios (PostureSynthesis) only orientationctl's offline path
+        // (replay, evaluate, plot, simulate), the benchmarks and the tests (docs/ARCHITECTURE.md §11).
         .target(name: "PostureCore", dependencies: ["OrientationCore"], swiftSettings: strictSettings,
                 linkerSettings: [.linkedLibrary("m")]),
         .target(name: "PostureSynthesis", dependencies: ["OrientationCore", "PostureCore", "MotionSynthesis"], swiftSettings: strictSettings),
@@ -123,7 +124,8 @@ let package = Package(
         .target(
             name: "OrientationServer",
             dependencies: [
-                "OrientationCore", "AmbientSensorCore", "OrientationProtocol", "SensorLifecycle", "CSystemShims", "OwnerThreads", "LineFraming",
+                "OrientationCore", "AmbientSensorCore", "PostureCore", "OrientationProtocol", "SensorLifecycle", "CSystemShims", "OwnerThreads",
+                "LineFraming",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -133,7 +135,7 @@ let package = Package(
         .target(
             name: "OrientationClient",
             dependencies: [
-                "OrientationCore", "AmbientSensorCore", "OrientationProtocol", "LineFraming",
+                "OrientationCore", "AmbientSensorCore", "PostureCore", "OrientationProtocol", "LineFraming",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
@@ -247,7 +249,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(name: "SensorLogTests", dependencies: ["SensorLog", "TestSupport"], swiftSettings: strictSettings),
-        .testTarget(name: "OrientationProtocolTests", dependencies: ["OrientationProtocol", "AmbientSensorCore"], swiftSettings: strictSettings),
+        .testTarget(name: "OrientationProtocolTests", dependencies: ["OrientationProtocol", "AmbientSensorCore", "PostureCore"], swiftSettings: strictSettings),
         // The line decoder on an EmbeddedChannel: no sockets, no clock.
         .testTarget(
             name: "LineFramingTests",
@@ -265,7 +267,8 @@ let package = Package(
             name: "OrientationServerTests",
             dependencies: [
                 "OrientationdMulticall", "OrientationctlMain", "executor-takeover-probe", "OrientationServer", "OrientationClient", "OrientationProtocol",
-                "OrientationCore", "AmbientSensorCore", "SensorLifecycle", "SensorPipeline", "SensorLog", "OrientationDaemon", "LineFraming", "TestSupport",
+                "OrientationCore", "AmbientSensorCore", "PostureCore", "SensorLifecycle", "SensorPipeline", "SensorLog", "OrientationDaemon", "LineFraming",
+                "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -2,6 +2,7 @@ import NIOCore
 import OrientationCore
 import NIOPosix
 import AmbientSensorCore
+import PostureCore
 
 /// The Swift client of orientationd.
 ///

@@ -1,4 +1,5 @@
 import AmbientSensorCore
+import PostureCore
 
 /// What ``OrientationClient/updates(reconnect:sensorChanges:topics:)`` yields.
 public enum OrientationUpdate: Hashable, Sendable {

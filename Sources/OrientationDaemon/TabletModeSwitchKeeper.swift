@@ -1,6 +1,7 @@
 import Logging
 import OrientationCore
 import OwnerThreads
+import PostureCore
 import SensorIIO
 import Synchronization
 

@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import OrientationCore
 import OrientationProtocol
+import PostureCore
 import SensorLifecycle
 import Synchronization
 
