@@ -70,7 +70,11 @@ let package = Package(
         // delay after the last claim, callbacks queued outside a lock, how timers wait, a repeated
         // log line throttled. Pure: no C library, no NIO.
         .target(name: "SensorLifecycle", dependencies: ["OrientationCore"], swiftSettings: strictSettings),
-        .target(name: "SensorLog", dependencies: ["OrientationCore"], swiftSettings: strictSettings),
+        // The configuration file's syntax (orientationd.conf(5)): the INI reader with file:line
+        // errors (ConfigFile), the one number syntax (ConfigNumber), a section's reader protocol,
+        // and the detector's parameter table (DetectorParameter: `[detector]` keys and `--set`).
+        .target(name: "ConfigFileFormat", dependencies: ["OrientationCore"], swiftSettings: strictSettings),
+        .target(name: "SensorLog", dependencies: ["OrientationCore", "ConfigFileFormat"], swiftSettings: strictSettings),
         // Light, proximity and compass readings (docs/ARCHITECTURE.md §10): the values, their kinds
         // and units, and the rules that decide which reading is published. Pure, depends on nothing.
         .target(name: "AmbientSensorCore", swiftSettings: strictSettings),
@@ -88,13 +92,13 @@ let package = Package(
         // pure like OrientationCore (libm only). The daemon, the wire protocol and the client use
         // it; its synthesis and scenarios (PostureSynthesis) only orientationctl's offline path
         // (replay, evaluate, plot, simulate), the benchmarks and the tests (docs/ARCHITECTURE.md §11).
-        .target(name: "PostureCore", dependencies: ["OrientationCore"], swiftSettings: strictSettings,
+        .target(name: "PostureCore", dependencies: ["OrientationCore", "ConfigFileFormat"], swiftSettings: strictSettings,
                 linkerSettings: [.linkedLibrary("m")]),
         .target(name: "PostureSynthesis", dependencies: ["OrientationCore", "PostureCore", "MotionSynthesis"], swiftSettings: strictSettings),
         // Scoring the detector against a recording's own ground truth (`orientationctl evaluate`)
         // and the SVG timeline that shows why it decided (`orientationctl plot`).
         // A convertible's plot adds the posture's lanes (PostureCore's values).
-        .target(name: "DetectorEvaluation", dependencies: ["OrientationCore", "PostureCore", "SensorLog"], swiftSettings: strictSettings),
+        .target(name: "DetectorEvaluation", dependencies: ["OrientationCore", "ConfigFileFormat", "PostureCore", "SensorLog"], swiftSettings: strictSettings),
 
         // MARK: Sources, server, client.
         // Newline framing for both ends of the socket (server and client): one ByteToMessageDecoder.
@@ -117,7 +121,7 @@ let package = Package(
         .target(name: "CLinuxInput"),
         .target(
             name: "SensorIIO",
-            dependencies: ["OrientationCore", "AmbientSensorCore", "SensorPipeline", "SensorLog", "CLibIIO", "CLibUdev", "CLinuxInput", "OwnerThreads",
+            dependencies: ["OrientationCore", "AmbientSensorCore", "ConfigFileFormat", "SensorPipeline", "SensorLog", "CLibIIO", "CLibUdev", "CLinuxInput", "OwnerThreads",
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
@@ -179,7 +183,8 @@ let package = Package(
         .target(
             name: "orientationd",
             dependencies: [
-                "OrientationCore", "AmbientSensorCore", "OrientationProtocol", "SensorLog", "SensorPipeline", "OrientationServer", "SensorIIO",
+                "OrientationCore", "AmbientSensorCore", "ConfigFileFormat", "OrientationProtocol", "SensorLog", "SensorPipeline", "OrientationServer",
+                "SensorIIO",
                 "OrientationDaemon", "EventLoopExecutor",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -192,7 +197,7 @@ let package = Package(
         .target(
             name: "orientationctl",
             dependencies: [
-                "OrientationCore", "SensorLog", "MotionSynthesis", "DetectorEvaluation", "OrientationClient", "OrientationProtocol",
+                "OrientationCore", "ConfigFileFormat", "SensorLog", "MotionSynthesis", "DetectorEvaluation", "OrientationClient", "OrientationProtocol",
                 "AmbientSensorCore", "SensorProxyModel",  // monitor-sensor prints iio-sensor-proxy's names and readings
                 // A convertible's posture in replay, evaluate, plot and simulate (issue 30): the
                 // offline path, before the daemon reads a base accelerometer.
@@ -240,7 +245,7 @@ let package = Package(
         .testTarget(
             name: "OrientationCoreTests",
             dependencies: ["OrientationCore", "MotionSynthesis", "PostureCore", "PostureSynthesis", "SensorLifecycle", "SensorLog", "SensorProxyModel",
-                           "AmbientSensorCore", "TestSupport"],
+                           "AmbientSensorCore", "ConfigFileFormat", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
