@@ -119,9 +119,27 @@ let package = Package(
         // libiio/libudev handle is owned by one thread and never crosses into async code.
         // evdev's ioctls (macros over variadic ioctl(2)): input-subsystem accelerometers and proximity switches.
         .target(name: "CLinuxInput"),
+        // What reading any real sensor device shares, whatever its kernel subsystem: why finding,
+        // opening or reading one failed (SensorError), sample timestamps (ArrivalClock,
+        // KernelClockMapper), the clocks that show a suspend (SystemClocks, SuspendWatch), and
+        // udev enumeration. SensorInput and SensorIIO both build on it.
+        .target(
+            name: "SensorDeviceAccess",
+            dependencies: ["SensorPipeline", "SensorLog", "OwnerThreads", "CLibUdev"],
+            swiftSettings: strictSettings
+        ),
+        // The Linux input subsystem: evdev accelerometers (EvdevSensorSource, read on an owner
+        // thread), `struct input_event` decoding, capability bitmaps, switches (tablet mode, lid,
+        // proximity: InputSwitchReader, InputSwitchDiscovery) and the uinput tablet-mode writer.
+        .target(
+            name: "SensorInput",
+            dependencies: ["OrientationCore", "SensorPipeline", "SensorDeviceAccess", "OwnerThreads", "CLinuxInput", "CLibUdev"],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "SensorIIO",
-            dependencies: ["OrientationCore", "AmbientSensorCore", "ConfigFileFormat", "SensorPipeline", "SensorLog", "CLibIIO", "CLibUdev", "CLinuxInput", "OwnerThreads",
+            dependencies: ["OrientationCore", "AmbientSensorCore", "ConfigFileFormat", "SensorPipeline", "SensorLog", "SensorDeviceAccess", "SensorInput",
+                           "CLibIIO", "CLibUdev", "CLinuxInput", "OwnerThreads",
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
@@ -160,8 +178,8 @@ let package = Package(
         .target(
             name: "OrientationDaemon",
             dependencies: [
-                "OrientationCore", "AmbientSensorCore", "PostureCore", "SensorLifecycle", "SensorPipeline", "SensorIIO", "OrientationServer", "SensorProxyModel", "SensorProxyBus",
-                "OwnerThreads",
+                "OrientationCore", "AmbientSensorCore", "PostureCore", "SensorLifecycle", "SensorPipeline", "SensorDeviceAccess", "SensorInput", "SensorIIO", "OrientationServer",
+                "SensorProxyModel", "SensorProxyBus", "OwnerThreads",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -184,7 +202,7 @@ let package = Package(
             name: "orientationd",
             dependencies: [
                 "OrientationCore", "AmbientSensorCore", "ConfigFileFormat", "OrientationProtocol", "SensorLog", "SensorPipeline", "OrientationServer",
-                "SensorIIO",
+                "SensorDeviceAccess", "SensorInput", "SensorIIO",
                 "OrientationDaemon", "EventLoopExecutor",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -288,13 +306,13 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // Pure parts of SensorIIO (sensor choice, mount-matrix precedence).
-        .testTarget(name: "SensorIIOTests", dependencies: ["SensorIIO", "OrientationCore", "AmbientSensorCore", "SensorLog", "OwnerThreads"],
+        .testTarget(name: "SensorIIOTests", dependencies: ["SensorIIO", "SensorDeviceAccess", "SensorInput", "OrientationCore", "AmbientSensorCore", "SensorLog", "OwnerThreads"],
                     swiftSettings: strictSettings),
         // libiio and libudev for real, against umockdev testbeds. umockdev's state is process-global:
         // run this target alone, under umockdev-wrapper (scripts/run-tests.sh does).
         .testTarget(
             name: "SensorIIOIntegrationTests",
-            dependencies: ["SensorIIO", "SensorPipeline", "SensorLog", "OrientationCore", "AmbientSensorCore", "OrientationDaemon", "OrientationServer", "CUMockdev",
+            dependencies: ["SensorIIO", "SensorDeviceAccess", "SensorInput", "SensorPipeline", "SensorLog", "OrientationCore", "AmbientSensorCore", "OrientationDaemon", "OrientationServer", "CUMockdev",
                            "CLibSystemd", "SensorProxyModel", "SensorProxyBus", "TestSupport", "PostureCore", "PostureSynthesis",
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings

@@ -5,7 +5,9 @@ import OrientationCore
 import OrientationServer
 import OwnerThreads
 import PostureCore
+import SensorDeviceAccess
 import SensorIIO
+import SensorInput
 import SensorLifecycle
 import SensorPipeline
 import SensorProxyBus

@@ -3,6 +3,7 @@ import OrientationCore
 import OwnerThreads
 import PostureCore
 import SensorIIO
+import SensorInput
 import SensorLifecycle
 import SensorPipeline
 import Synchronization

@@ -3,6 +3,7 @@ import OrientationCore
 import OwnerThreads
 import PostureCore
 import SensorIIO
+import SensorInput
 import Synchronization
 
 /// orientationd's virtual tablet-mode switch, kept (issue 30, item 3): with
