@@ -1,7 +1,8 @@
 // swift-tools-version: 6.2
 // orientationd: device-orientation events for Linux tablets, phones and 2-in-1s.
-// Module boundaries follow docs/ARCHITECTURE.md §2: pure logic (OrientationCore) depends on
-// nothing; C libraries live only in thin `C…` system-library targets.
+// Module boundaries follow docs/ARCHITECTURE.md §2: pure logic (OrientationCore, and the pure
+// modules above it) depends on no C library but libm; C libraries live only in thin `C…`
+// system-library targets.
 import PackageDescription
 
 let strictSettings: [SwiftSetting] = [
@@ -115,9 +116,8 @@ let package = Package(
             dependencies: ["OrientationCore", "SensorLifecycle", "SensorLog", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
-        // Real sensors: libudev discovery and hotplug, libiio buffered and polled sources. Every
-        // libiio/libudev handle is owned by one thread and never crosses into async code.
-        // evdev's ioctls (macros over variadic ioctl(2)): input-subsystem accelerometers and proximity switches.
+        // evdev's and uinput's ioctls (macros over variadic ioctl(2)) for SensorInput, and the IIO
+        // event ioctl for SensorIIO's motion event.
         .target(name: "CLinuxInput"),
         // What reading any real sensor device shares, whatever its kernel subsystem: why finding,
         // opening or reading one failed (SensorError), sample timestamps (ArrivalClock,
@@ -136,6 +136,9 @@ let package = Package(
             dependencies: ["OrientationCore", "SensorPipeline", "SensorDeviceAccess", "OwnerThreads", "CLinuxInput", "CLibUdev"],
             swiftSettings: strictSettings
         ),
+        // Real sensors: the backend table, libudev discovery and hotplug, libiio buffered and polled
+        // sources, light, proximity and compass readers. Every libiio/libudev handle is owned by
+        // one thread and never crosses into async code.
         .target(
             name: "SensorIIO",
             dependencies: ["OrientationCore", "AmbientSensorCore", "ConfigFileFormat", "SensorPipeline", "SensorLog", "SensorDeviceAccess", "SensorInput",
@@ -305,7 +308,8 @@ let package = Package(
             dependencies: ["SensorPipeline", "OrientationCore", "SensorLifecycle", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
-        // Pure parts of SensorIIO (sensor choice, mount-matrix precedence).
+        // Pure parts of SensorIIO (sensor choice, mount-matrix precedence), SensorInput (event
+        // decoding, capability bitmaps) and SensorDeviceAccess (sample timestamps, suspend).
         .testTarget(name: "SensorIIOTests", dependencies: ["SensorIIO", "SensorDeviceAccess", "SensorInput", "OrientationCore", "AmbientSensorCore", "SensorLog", "OwnerThreads"],
                     swiftSettings: strictSettings),
         // libiio and libudev for real, against umockdev testbeds. umockdev's state is process-global:
