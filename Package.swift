@@ -1,7 +1,8 @@
 // swift-tools-version: 6.2
 // orientationd: device-orientation events for Linux tablets, phones and 2-in-1s.
-// Module boundaries follow docs/ARCHITECTURE.md §2: pure logic (OrientationCore) depends on
-// nothing; C libraries live only in thin `C…` system-library targets.
+// Module boundaries follow docs/ARCHITECTURE.md §2: pure logic (OrientationCore, and the pure
+// modules above it) depends on no C library but libm; C libraries live only in thin `C…`
+// system-library targets.
 import PackageDescription
 
 let strictSettings: [SwiftSetting] = [
@@ -66,23 +67,39 @@ let package = Package(
             swiftSettings: strictSettings,
             linkerSettings: [.linkedLibrary("m")]  // libm: the detector's exp/asin/atan2
         ),
-        .target(name: "SensorLog", dependencies: ["OrientationCore"], swiftSettings: strictSettings),
+        // What every sensor's claim/open/close lifecycle shares, whatever the sensor: the release
+        // delay after the last claim, callbacks queued outside a lock, how timers wait, a repeated
+        // log line throttled. Pure: no C library, no NIO.
+        .target(name: "SensorLifecycle", dependencies: ["OrientationCore"], swiftSettings: strictSettings),
+        // The configuration file's syntax (orientationd.conf(5)): the INI reader with file:line
+        // errors (ConfigFile), the one number syntax (ConfigNumber), a section's reader protocol,
+        // and the detector's parameter table (DetectorParameter: `[detector]` keys and `--set`).
+        .target(name: "ConfigFileFormat", dependencies: ["OrientationCore"], swiftSettings: strictSettings),
+        .target(name: "SensorLog", dependencies: ["OrientationCore", "ConfigFileFormat"], swiftSettings: strictSettings),
+        // Light, proximity and compass readings (docs/ARCHITECTURE.md §10): the values, their kinds
+        // and units, and the rules that decide which reading is published. Pure, depends on nothing.
+        .target(name: "AmbientSensorCore", swiftSettings: strictSettings),
+        // The D-Bus facade's bookkeeping, pure so that it is tested without sd-bus: iio-sensor-proxy's
+        // names and properties (SensorProxyState), the claim table and its bounds, which properties
+        // each bus client holds, the polkit checks. SensorProxyBus serves it on the bus.
+        .target(name: "SensorProxyModel", dependencies: ["OrientationCore", "AmbientSensorCore"], swiftSettings: strictSettings),
         // Wire messages and their NDJSON form (a strict JSON reader/writer: no Foundation).
-        .target(name: "OrientationProtocol", dependencies: ["OrientationCore"], swiftSettings: strictSettings),
+        .target(name: "OrientationProtocol", dependencies: ["OrientationCore", "AmbientSensorCore", "PostureCore"], swiftSettings: strictSettings),
         // Synthesises realistic device motion (the scenario suite's generator). A real library,
         // not a test hack: the benchmarks and `orientationctl simulate` use it too.
         .target(name: "MotionSynthesis", dependencies: ["OrientationCore"], swiftSettings: strictSettings),
-        // A convertible's posture from its two accelerometers (issue 30): pure like OrientationCore
-        // (libm only), and, with its synthesis and scenarios, targets of their own that only
-        // orientationctl's offline path (replay, evaluate, plot, simulate) links so far; the
-        // daemon does not (docs/PACKAGING.md, docs/ARCHITECTURE.md §11).
-        .target(name: "PostureCore", dependencies: ["OrientationCore"], swiftSettings: strictSettings,
+        // A convertible's posture from its two accelerometers (issue 30) and what a posture means
+        // for the display (Posture, PostureHold, PostureRotationRules, the published PostureState):
+        // pure like OrientationCore (libm only). The daemon, the wire protocol and the client use
+        // it; its synthesis and scenarios (PostureSynthesis) only orientationctl's offline path
+        // (replay, evaluate, plot, simulate), the benchmarks and the tests (docs/ARCHITECTURE.md §11).
+        .target(name: "PostureCore", dependencies: ["OrientationCore", "ConfigFileFormat"], swiftSettings: strictSettings,
                 linkerSettings: [.linkedLibrary("m")]),
         .target(name: "PostureSynthesis", dependencies: ["OrientationCore", "PostureCore", "MotionSynthesis"], swiftSettings: strictSettings),
         // Scoring the detector against a recording's own ground truth (`orientationctl evaluate`)
         // and the SVG timeline that shows why it decided (`orientationctl plot`).
         // A convertible's plot adds the posture's lanes (PostureCore's values).
-        .target(name: "DetectorEvaluation", dependencies: ["OrientationCore", "PostureCore", "SensorLog"], swiftSettings: strictSettings),
+        .target(name: "DetectorEvaluation", dependencies: ["OrientationCore", "ConfigFileFormat", "PostureCore", "SensorLog"], swiftSettings: strictSettings),
 
         // MARK: Sources, server, client.
         // Newline framing for both ends of the socket (server and client): one ByteToMessageDecoder.
@@ -96,23 +113,44 @@ let package = Package(
         // detector. No NIO: it hands events to whoever publishes them.
         .target(
             name: "SensorPipeline",
-            dependencies: ["OrientationCore", "SensorLog", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["OrientationCore", "SensorLifecycle", "SensorLog", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
-        // Real sensors: libudev discovery and hotplug, libiio buffered and polled sources. Every
-        // libiio/libudev handle is owned by one thread and never crosses into async code.
-        // evdev's ioctls (macros over variadic ioctl(2)): input-subsystem accelerometers and proximity switches.
+        // evdev's and uinput's ioctls (macros over variadic ioctl(2)) for SensorInput, and the IIO
+        // event ioctl for SensorIIO's motion event.
         .target(name: "CLinuxInput"),
+        // What reading any real sensor device shares, whatever its kernel subsystem: why finding,
+        // opening or reading one failed (SensorError), sample timestamps (ArrivalClock,
+        // KernelClockMapper), the clocks that show a suspend (SystemClocks, SuspendWatch), and
+        // udev enumeration. SensorInput and SensorIIO both build on it.
+        .target(
+            name: "SensorDeviceAccess",
+            dependencies: ["SensorPipeline", "SensorLog", "OwnerThreads", "CLibUdev"],
+            swiftSettings: strictSettings
+        ),
+        // The Linux input subsystem: evdev accelerometers (EvdevSensorSource, read on an owner
+        // thread), `struct input_event` decoding, capability bitmaps, switches (tablet mode, lid,
+        // proximity: InputSwitchReader, InputSwitchDiscovery) and the uinput tablet-mode writer.
+        .target(
+            name: "SensorInput",
+            dependencies: ["OrientationCore", "SensorPipeline", "SensorDeviceAccess", "OwnerThreads", "CLinuxInput", "CLibUdev"],
+            swiftSettings: strictSettings
+        ),
+        // Real sensors: the backend table, libudev discovery and hotplug, libiio buffered and polled
+        // sources, light, proximity and compass readers. Every libiio/libudev handle is owned by
+        // one thread and never crosses into async code.
         .target(
             name: "SensorIIO",
-            dependencies: ["OrientationCore", "SensorPipeline", "SensorLog", "CLibIIO", "CLibUdev", "CLinuxInput", "OwnerThreads",
+            dependencies: ["OrientationCore", "AmbientSensorCore", "ConfigFileFormat", "SensorPipeline", "SensorLog", "SensorDeviceAccess", "SensorInput",
+                           "CLibIIO", "CLibUdev", "CLinuxInput", "OwnerThreads",
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         .target(
             name: "OrientationServer",
             dependencies: [
-                "OrientationCore", "OrientationProtocol", "CSystemShims", "OwnerThreads", "LineFraming",
+                "OrientationCore", "AmbientSensorCore", "PostureCore", "OrientationProtocol", "SensorLifecycle", "CSystemShims", "OwnerThreads",
+                "LineFraming",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -122,7 +160,7 @@ let package = Package(
         .target(
             name: "OrientationClient",
             dependencies: [
-                "OrientationCore", "OrientationProtocol", "LineFraming",
+                "OrientationCore", "AmbientSensorCore", "PostureCore", "OrientationProtocol", "LineFraming",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
@@ -133,7 +171,8 @@ let package = Package(
         // the mapping is pure (SensorProxyState); the sd-bus connection is owned by one thread.
         .target(
             name: "SensorProxyBus",
-            dependencies: ["OrientationCore", "CSensorProxyShim", "OwnerThreads", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["OrientationCore", "SensorLifecycle", "SensorProxyModel", "CSensorProxyShim", "OwnerThreads",
+                           .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
 
@@ -142,7 +181,8 @@ let package = Package(
         .target(
             name: "OrientationDaemon",
             dependencies: [
-                "OrientationCore", "PostureCore", "SensorPipeline", "SensorIIO", "OrientationServer", "SensorProxyBus", "OwnerThreads",
+                "OrientationCore", "AmbientSensorCore", "PostureCore", "SensorLifecycle", "SensorPipeline", "SensorDeviceAccess", "SensorInput", "SensorIIO", "OrientationServer",
+                "SensorProxyModel", "SensorProxyBus", "OwnerThreads",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -164,7 +204,8 @@ let package = Package(
         .target(
             name: "orientationd",
             dependencies: [
-                "OrientationCore", "OrientationProtocol", "SensorLog", "SensorPipeline", "OrientationServer", "SensorIIO",
+                "OrientationCore", "AmbientSensorCore", "ConfigFileFormat", "OrientationProtocol", "SensorLog", "SensorPipeline", "OrientationServer",
+                "SensorDeviceAccess", "SensorInput", "SensorIIO",
                 "OrientationDaemon", "EventLoopExecutor",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -177,7 +218,8 @@ let package = Package(
         .target(
             name: "orientationctl",
             dependencies: [
-                "OrientationCore", "SensorLog", "MotionSynthesis", "DetectorEvaluation", "OrientationClient", "OrientationProtocol",
+                "OrientationCore", "ConfigFileFormat", "SensorLog", "MotionSynthesis", "DetectorEvaluation", "OrientationClient", "OrientationProtocol",
+                "AmbientSensorCore", "SensorProxyModel",  // monitor-sensor prints iio-sensor-proxy's names and readings
                 // A convertible's posture in replay, evaluate, plot and simulate (issue 30): the
                 // offline path, before the daemon reads a base accelerometer.
                 "PostureCore", "PostureSynthesis",
@@ -223,7 +265,8 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
         .testTarget(
             name: "OrientationCoreTests",
-            dependencies: ["OrientationCore", "MotionSynthesis", "PostureCore", "PostureSynthesis", "SensorLog", "TestSupport"],
+            dependencies: ["OrientationCore", "MotionSynthesis", "PostureCore", "PostureSynthesis", "SensorLifecycle", "SensorLog", "SensorProxyModel",
+                           "AmbientSensorCore", "ConfigFileFormat", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -232,7 +275,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(name: "SensorLogTests", dependencies: ["SensorLog", "TestSupport"], swiftSettings: strictSettings),
-        .testTarget(name: "OrientationProtocolTests", dependencies: ["OrientationProtocol"], swiftSettings: strictSettings),
+        .testTarget(name: "OrientationProtocolTests", dependencies: ["OrientationProtocol", "AmbientSensorCore", "PostureCore"], swiftSettings: strictSettings),
         // The line decoder on an EmbeddedChannel: no sockets, no clock.
         .testTarget(
             name: "LineFramingTests",
@@ -250,7 +293,8 @@ let package = Package(
             name: "OrientationServerTests",
             dependencies: [
                 "OrientationdMulticall", "OrientationctlMain", "executor-takeover-probe", "OrientationServer", "OrientationClient", "OrientationProtocol",
-                "OrientationCore", "SensorPipeline", "SensorLog", "OrientationDaemon", "LineFraming", "TestSupport",
+                "OrientationCore", "AmbientSensorCore", "PostureCore", "SensorLifecycle", "SensorPipeline", "SensorLog", "OrientationDaemon", "LineFraming",
+                "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -261,17 +305,19 @@ let package = Package(
         // The claim-driven pipeline with sources written for the test (no sensor, no socket).
         .testTarget(
             name: "SensorPipelineTests",
-            dependencies: ["SensorPipeline", "OrientationCore", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["SensorPipeline", "OrientationCore", "SensorLifecycle", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
-        // Pure parts of SensorIIO (sensor choice, mount-matrix precedence).
-        .testTarget(name: "SensorIIOTests", dependencies: ["SensorIIO", "OrientationCore", "SensorLog", "OwnerThreads"], swiftSettings: strictSettings),
+        // Pure parts of SensorIIO (sensor choice, mount-matrix precedence), SensorInput (event
+        // decoding, capability bitmaps) and SensorDeviceAccess (sample timestamps, suspend).
+        .testTarget(name: "SensorIIOTests", dependencies: ["SensorIIO", "SensorDeviceAccess", "SensorInput", "OrientationCore", "AmbientSensorCore", "SensorLog", "OwnerThreads"],
+                    swiftSettings: strictSettings),
         // libiio and libudev for real, against umockdev testbeds. umockdev's state is process-global:
         // run this target alone, under umockdev-wrapper (scripts/run-tests.sh does).
         .testTarget(
             name: "SensorIIOIntegrationTests",
-            dependencies: ["SensorIIO", "SensorPipeline", "SensorLog", "OrientationCore", "OrientationDaemon", "OrientationServer", "CUMockdev",
-                           "CLibSystemd", "SensorProxyBus", "TestSupport", "PostureCore", "PostureSynthesis",
+            dependencies: ["SensorIIO", "SensorDeviceAccess", "SensorInput", "SensorPipeline", "SensorLog", "OrientationCore", "AmbientSensorCore", "OrientationDaemon", "OrientationServer", "CUMockdev",
+                           "CLibSystemd", "SensorProxyModel", "SensorProxyBus", "TestSupport", "PostureCore", "PostureSynthesis",
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),

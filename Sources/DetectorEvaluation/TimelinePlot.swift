@@ -1,3 +1,4 @@
+import ConfigFileFormat
 import OrientationCore
 
 /// A recording run through the detector, drawn as one self-contained SVG timeline that answers

@@ -1,6 +1,8 @@
 import NIOCore
 import OrientationCore
 import NIOPosix
+import AmbientSensorCore
+import PostureCore
 
 /// The Swift client of orientationd.
 ///

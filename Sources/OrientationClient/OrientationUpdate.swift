@@ -1,3 +1,6 @@
+import AmbientSensorCore
+import PostureCore
+
 /// What ``OrientationClient/updates(reconnect:sensorChanges:topics:)`` yields.
 public enum OrientationUpdate: Hashable, Sendable {
     /// Subscribed (first time or after a reconnect): the daemon's current state, at once.

@@ -28,7 +28,7 @@ public struct TiltRange: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { "\(Self.format(lower))..\(Self.format(upper))" }
 
-    static func format(_ v: Double) -> String {
+    package static func format(_ v: Double) -> String {
         v == v.rounded() && abs(v) < 1e9 ? String(Int(v)) : "\(v)"
     }
 }

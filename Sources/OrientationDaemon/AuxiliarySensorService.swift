@@ -1,7 +1,9 @@
+import AmbientSensorCore
 import Logging
 import OrientationCore
 import OwnerThreads
 import SensorIIO
+import SensorLifecycle
 import SensorPipeline
 import Synchronization
 

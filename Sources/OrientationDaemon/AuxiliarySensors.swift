@@ -1,7 +1,9 @@
+import AmbientSensorCore
 import Logging
 import OrientationCore
 import OwnerThreads
 import SensorIIO
+import SensorLifecycle
 import Synchronization
 
 /// The daemon's light, proximity and compass sensors (issue 17): one

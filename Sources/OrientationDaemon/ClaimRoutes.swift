@@ -1,7 +1,10 @@
+import AmbientSensorCore
 import OrientationCore
 import OrientationProtocol
+import SensorLifecycle
 import SensorPipeline
 import SensorProxyBus
+import SensorProxyModel
 
 /// Who claims what (issue 36): every claim the daemon takes and the sensor it goes to, in one
 /// table. Each sensor's ``ClaimedSensor`` keeps its claimers by name and is open while any

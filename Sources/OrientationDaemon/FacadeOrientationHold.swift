@@ -1,5 +1,6 @@
 import OrientationCore
 import OrientationProtocol
+import PostureCore
 import Synchronization
 
 /// `[posture] dbus-hold-in-laptop` (issue 30, item 4): the D-Bus facade's

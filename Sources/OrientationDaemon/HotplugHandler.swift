@@ -3,6 +3,7 @@ import OrientationCore
 import SensorIIO
 import SensorPipeline
 import SensorProxyBus
+import SensorProxyModel
 
 /// What happens on hotplug (issue 36): one udev event, handled on the monitor's thread (an
 /// owner thread: discovery enumerates libudev), in one place.

@@ -1,5 +1,6 @@
 import OrientationCore
 import SensorIIO
+import SensorLifecycle
 import Synchronization
 
 /// Hands the udev monitor's events to the daemon's hotplug handler, which can only be made once

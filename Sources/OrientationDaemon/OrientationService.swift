@@ -1,12 +1,17 @@
+import AmbientSensorCore
 import Glibc
 import Logging
 import OrientationCore
 import OrientationServer
 import OwnerThreads
 import PostureCore
+import SensorDeviceAccess
 import SensorIIO
+import SensorInput
+import SensorLifecycle
 import SensorPipeline
 import SensorProxyBus
+import SensorProxyModel
 import ServiceLifecycle
 
 /// The running daemon: the socket server, the sensor pipeline between the source and the hub,

@@ -3,6 +3,8 @@ import OrientationCore
 import OwnerThreads
 import PostureCore
 import SensorIIO
+import SensorInput
+import SensorLifecycle
 import SensorPipeline
 import Synchronization
 

@@ -1,5 +1,6 @@
 import OrientationCore
 import PostureCore
+import SensorLifecycle
 import SensorLog
 import SensorPipeline
 import Synchronization

@@ -1,3 +1,4 @@
+import AmbientSensorCore
 import Logging
 import OrientationCore
 import SensorLog

@@ -1,6 +1,7 @@
 import OrientationCore
 import OrientationProtocol
 import OrientationServer
+import SensorLifecycle
 import Synchronization
 
 /// Turns the claim and the pipeline's sensor events into the ``SensorStatus`` clients see

@@ -1,3 +1,4 @@
+import AmbientSensorCore
 import Glibc
 import Logging
 import OrientationCore
@@ -5,8 +6,11 @@ import OrientationServer
 import OwnerThreads
 import PostureCore
 import SensorIIO
+import SensorInput
+import SensorLifecycle
 import SensorPipeline
 import SensorProxyBus
+import SensorProxyModel
 
 /// The daemon's sensors, made in the order they need each other (issue 36): each publishes to
 /// the socket's hub and the D-Bus facade, which exist before them, and claims through its own

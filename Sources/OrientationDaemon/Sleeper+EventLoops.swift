@@ -1,6 +1,7 @@
 import NIOCore
 import NIOPosix
 import OrientationCore
+import SensorLifecycle
 import SensorPipeline
 
 extension Sleeper {

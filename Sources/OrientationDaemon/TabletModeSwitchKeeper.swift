@@ -1,7 +1,10 @@
 import Logging
 import OrientationCore
 import OwnerThreads
+import PostureCore
 import SensorIIO
+import SensorInput
+import SensorLifecycle
 import SensorPipeline
 import Synchronization
 

@@ -1,6 +1,7 @@
 import Logging
 import OrientationCore
 import OrientationServer
+import SensorLifecycle
 import SensorPipeline
 import ServiceLifecycle
 

@@ -1,4 +1,5 @@
 import OrientationCore
+import PostureCore
 
 extension PostureState {
     /// The wire members (besides `type`): `present`, `posture` (a ``Posture`` name), `hinge`

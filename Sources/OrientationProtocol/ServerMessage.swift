@@ -1,4 +1,6 @@
+import AmbientSensorCore
 import OrientationCore
+import PostureCore
 
 /// One line from the server. Every message has a `"type"`; replies echo the request's `"id"`.
 public enum ServerMessage: Hashable, Sendable {

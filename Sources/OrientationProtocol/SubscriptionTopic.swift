@@ -1,3 +1,4 @@
+import AmbientSensorCore
 import OrientationCore
 
 /// What a socket client subscribes to (`{"op":"subscribe","topics":["light"]}`): the

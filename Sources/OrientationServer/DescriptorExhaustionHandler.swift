@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import OrientationCore
 import OrientationProtocol
+import SensorLifecycle
 
 /// On the listening socket: when `accept` fails because the process is out of file descriptors
 /// (`EMFILE`, `ENFILE`), refuses the waiting clients cleanly instead of leaving them hanging.

@@ -1,7 +1,10 @@
+import AmbientSensorCore
 import Logging
 import NIOCore
 import OrientationCore
 import OrientationProtocol
+import PostureCore
+import SensorLifecycle
 import Synchronization
 
 /// The daemon's published state and its fan-out to clients.

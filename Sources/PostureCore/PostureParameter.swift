@@ -1,3 +1,4 @@
+import ConfigFileFormat
 import OrientationCore
 
 /// One named, documented tunable of ``PostureDetector/Configuration``: the single source of truth

@@ -1,3 +1,4 @@
+import ConfigFileFormat
 import OrientationCore
 
 /// The `[posture]` section of orientationd's configuration file (issue 30): the posture

@@ -1,4 +1,5 @@
 import OrientationCore
+import PostureCore
 
 /// A scripted handling of a convertible with the posture events a careful user expects: one
 /// entry of the posture detector's specification (``PostureScenarioCatalog``).

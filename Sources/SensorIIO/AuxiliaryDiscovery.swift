@@ -1,4 +1,6 @@
+import AmbientSensorCore
 import OrientationCore
+import SensorDeviceAccess
 
 /// Finds light, proximity and compass sensors: the auxiliary half of the backend table
 /// (``SensorBackends``): every `iio` device, `hwmon` and `platform` devices with a `light`

@@ -1,3 +1,4 @@
+import AmbientSensorCore
 import OrientationCore
 
 /// What discovery learned about one light, proximity or compass sensor: which attributes to

@@ -1,6 +1,7 @@
 import Glibc
 import OrientationCore
 import OwnerThreads
+import SensorDeviceAccess
 
 /// Reads one light, proximity or compass sensor on an owner thread of its own (`od-aux-reader`),
 /// the way the backend that found it says (``SensorBackends/auxiliaryRead(_:)``): a value every

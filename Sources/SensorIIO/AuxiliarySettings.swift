@@ -1,3 +1,5 @@
+import AmbientSensorCore
+import ConfigFileFormat
 import OrientationCore
 
 /// The `[light]`, `[proximity]` and `[compass]` sections: which device to read (automatic when

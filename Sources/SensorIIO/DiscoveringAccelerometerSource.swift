@@ -1,6 +1,8 @@
 import Logging
 import OrientationCore
 import OwnerThreads
+import SensorDeviceAccess
+import SensorInput
 import SensorPipeline
 import Synchronization
 

@@ -1,5 +1,7 @@
 import Glibc
 import OrientationCore
+import SensorDeviceAccess
+import SensorInput
 
 /// Proximity sensors that the kernel exposes as an input switch, `SW_FRONT_PROXIMITY` (some
 /// phones' and tablets' proximity sensors, e.g. through gpio-keys): found through libudev among

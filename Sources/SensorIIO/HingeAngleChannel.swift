@@ -1,5 +1,6 @@
 import CLibUdev
 import Glibc
+import SensorDeviceAccess
 
 /// A kernel IIO channel that reports a convertible's hinge (lid) angle itself (issue 30), so
 /// the angle need not be computed from two accelerometers: found through libudev

@@ -1,4 +1,5 @@
 import OwnerThreads
+import SensorDeviceAccess
 
 /// Reads a ``HingeAngleChannel`` by polling its sysfs file on an owner thread of its own
 /// (`od-hinge`), issue 30: the kernel's hinge-angle drivers have no event to wait for that

@@ -2,6 +2,7 @@ import CLibIIO
 import Glibc
 import OrientationCore
 import OwnerThreads
+import SensorDeviceAccess
 
 extension IIOReadLoop {
     /// Buffered reading: enable the channels, let the driver batch `batch` samples per wake-up

@@ -2,6 +2,7 @@ import CLibIIO
 import Glibc
 import OrientationCore
 import OwnerThreads
+import SensorDeviceAccess
 
 extension IIOReadLoop {
     /// Drivers without a buffer (da280, da217…): read the raw attributes on a fixed clock, or

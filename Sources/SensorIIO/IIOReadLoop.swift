@@ -2,6 +2,7 @@ import CLibIIO
 import Glibc
 import OrientationCore
 import OwnerThreads
+import SensorDeviceAccess
 import SensorPipeline
 
 /// What runs on an ``IIOReader``'s thread; every libiio handle lives in its stack frames. It

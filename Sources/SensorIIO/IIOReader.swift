@@ -2,6 +2,7 @@ import CLibIIO
 import Glibc
 import OrientationCore
 import OwnerThreads
+import SensorDeviceAccess
 import SensorPipeline
 
 /// Reads one IIO device on a dedicated thread and yields samples in the canonical frame.

@@ -1,4 +1,5 @@
 import OrientationCore
+import SensorDeviceAccess
 import SensorPipeline
 import Synchronization
 

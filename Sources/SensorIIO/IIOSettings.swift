@@ -1,3 +1,4 @@
+import ConfigFileFormat
 import OrientationCore
 
 /// The `[sensor]` section: how the daemon picks and reads a real sensor.

@@ -1,5 +1,6 @@
 import CLibUdev
 import Glibc
+import SensorDeviceAccess
 
 /// Finds accelerometers of the input subsystem: evdev nodes that udev's input_id builtin marks
 /// `ID_INPUT_ACCELEROMETER=1` (lis3lv02d on HP laptops, older tablets, some game controllers).

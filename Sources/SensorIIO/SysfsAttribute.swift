@@ -1,4 +1,5 @@
 import Glibc
+import SensorDeviceAccess
 
 /// Plain reads and writes of sysfs attributes, for the few places libiio does not fit.
 ///

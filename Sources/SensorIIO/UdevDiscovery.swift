@@ -1,3 +1,5 @@
+import SensorDeviceAccess
+
 /// Finds the motion sensors: the motion half of the backend table (``SensorBackends``), IIO
 /// devices (``IIOBackend``) and input-subsystem accelerometers (``InputAccelerometerBackend``).
 ///
@@ -17,14 +19,5 @@ extension UdevDiscovery {
     /// freely (iio-sensor-proxy's acceptance suite uses `iio-accel`); libiio lists them all.
     static func isDevice(_ sysname: String) -> Bool {
         sysname.hasPrefix("iio:device") || (!sysname.hasPrefix("trigger") && !sysname.hasPrefix("iio_sysfs_trigger") && !sysname.isEmpty)
-    }
-}
-
-extension String {
-    func trimmingCharacters(in set: String) -> String {
-        var s = Substring(self)
-        while let c = s.first, set.contains(c) { s.removeFirst() }
-        while let c = s.last, set.contains(c) { s.removeLast() }
-        return String(s)
     }
 }

@@ -2,6 +2,7 @@ import CLibUdev
 import Glibc
 import Logging
 import OwnerThreads
+import SensorDeviceAccess
 
 /// Watches udev for `iio` devices, `hwmon` devices (a light sensor) and input event nodes
 /// (accelerometers, a proximity switch) coming, going and changing, on a thread of its own (the

@@ -1,4 +1,5 @@
 import OrientationCore
+import SensorLifecycle
 import Synchronization
 
 /// What the pipeline does with each sample of one open sensor, run on the thread that read it

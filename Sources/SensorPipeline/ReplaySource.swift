@@ -1,4 +1,5 @@
 import OrientationCore
+import SensorLifecycle
 import SensorLog
 import Synchronization
 

@@ -1,5 +1,6 @@
 import Logging
 import OrientationCore
+import SensorLifecycle
 import Synchronization
 
 /// Runs a ``SensorSource`` through an ``OrientationDetector`` while somebody listens.

@@ -3,6 +3,7 @@ import Glibc
 import Logging
 import OrientationCore
 import OwnerThreads
+import SensorProxyModel
 import Synchronization
 
 /// The net.hadess.SensorProxy facade: iio-sensor-proxy's D-Bus API, served from orientationd's

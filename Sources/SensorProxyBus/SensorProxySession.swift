@@ -2,6 +2,8 @@ import CSensorProxyShim
 import Logging
 import OrientationCore
 import OwnerThreads
+import SensorLifecycle
+import SensorProxyModel
 
 /// One connection of the D-Bus facade to the bus: who claims what, the calls waiting for an
 /// answer, and what was last published. Lives and dies on the bus thread (the C callbacks of

@@ -2,6 +2,7 @@ import ArgumentParser
 import SensorLog
 import OrientationCore
 import PostureCore
+import ConfigFileFormat
 
 /// `--set name=value` options that override detector parameters, shared by every command that
 /// runs a detector, and `--config` (its `[detector]` and `[posture]` sections).

@@ -2,6 +2,7 @@ import ArgumentParser
 import Glibc
 import OrientationClient
 import OrientationCore
+import PostureCore
 
 /// `orientationctl follow`: applies a RotationPolicy to the daemon's events and runs a command
 /// whenever the decided interface orientation changes: auto-rotation in one line.

@@ -1,7 +1,9 @@
+import AmbientSensorCore
 import ArgumentParser
 import OrientationClient
 import OrientationCore
 import OrientationProtocol
+import SensorProxyModel
 
 /// `orientationctl monitor-sensor` (also run as `monitor-sensor`): iio-sensor-proxy's
 /// `monitor-sensor` output for the accelerometer, from orientationd's socket, for the scripts

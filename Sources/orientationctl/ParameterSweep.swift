@@ -1,4 +1,5 @@
 import ArgumentParser
+import ConfigFileFormat
 import OrientationCore
 
 /// `evaluate --sweep NAME=A..B[:N]` (issue 41): one numeric detector parameter and the values to

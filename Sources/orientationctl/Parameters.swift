@@ -1,4 +1,5 @@
 import ArgumentParser
+import ConfigFileFormat
 import OrientationCore
 import PostureCore
 

@@ -1,3 +1,4 @@
+import AmbientSensorCore
 import ArgumentParser
 import OrientationClient
 import OrientationProtocol

@@ -1,6 +1,7 @@
 import Logging
 import OrientationCore
 import OwnerThreads
+import SensorDeviceAccess
 import SensorIIO
 import SensorLog
 import Synchronization

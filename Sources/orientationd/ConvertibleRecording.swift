@@ -6,6 +6,7 @@ import SensorIIO
 import SensorLog
 import SensorPipeline
 import Synchronization
+import SensorInput
 
 /// `orientationd --record` on a convertible (issue 30): the base accelerometer (its own reader,
 /// through its backend row, its own mount matrix applied) and the lid switch are recorded beside

@@ -1,4 +1,6 @@
+import AmbientSensorCore
 import ArgumentParser
+import ConfigFileFormat
 import Glibc
 import OrientationCore
 import OrientationProtocol

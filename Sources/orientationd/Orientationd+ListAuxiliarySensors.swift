@@ -1,5 +1,7 @@
+import AmbientSensorCore
 import OrientationCore
 import OwnerThreads
+import SensorDeviceAccess
 import SensorIIO
 
 /// `orientationd --list-sensors`, second part: the light, proximity and compass sensors

@@ -1,5 +1,6 @@
 import OwnerThreads
 import SensorIIO
+import SensorInput
 
 /// `orientationd --list-sensors`: what discovery finds and what the daemon would use, and why.
 extension Orientationd {

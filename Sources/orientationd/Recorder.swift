@@ -5,6 +5,7 @@ import OrientationDaemon
 import SensorIIO
 import SensorLog
 import SensorPipeline
+import SensorDeviceAccess
 
 /// `orientationd --record FILE`: writes what the sensor reports (already in the canonical frame)
 /// as a v1 log, with the device, mount matrix and sample rate in its metadata, so a user can attach

@@ -1,3 +1,4 @@
+import AmbientSensorCore
 import OrientationCore
 import Testing
 

@@ -1,4 +1,5 @@
 import OrientationCore
+import SensorProxyModel
 import Testing
 
 /// What each D-Bus client holds of the facade's properties (issue 42): what a claim's answer must

@@ -2,6 +2,7 @@ import OrientationCore
 import PostureCore
 import Testing
 import TestSupport
+import ConfigFileFormat
 
 @Suite struct ConfigFileTests {
     @Test func readsSectionsEntriesAndComments() throws {

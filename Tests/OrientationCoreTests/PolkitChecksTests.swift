@@ -1,4 +1,5 @@
 import OrientationCore
+import SensorProxyModel
 import Testing
 
 /// The polkit checks of D-Bus claims (issue 26): bounded in flight, answered in time, never for a

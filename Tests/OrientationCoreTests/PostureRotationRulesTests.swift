@@ -1,4 +1,5 @@
 import OrientationCore
+import PostureCore
 import Testing
 
 /// Issue 30, item 4: a client's rule per posture on top of iOS's rules.

@@ -1,3 +1,4 @@
+import ConfigFileFormat
 import OrientationCore
 import PostureCore
 import Testing

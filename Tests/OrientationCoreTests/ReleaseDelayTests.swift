@@ -1,4 +1,5 @@
 import OrientationCore
+import SensorLifecycle
 import Testing
 
 /// The release delay every sensor kind shares (issue 29, item 2): the accelerometer's pipeline

@@ -1,4 +1,5 @@
 import OrientationCore
+import SensorProxyModel
 import Testing
 
 /// The claim table of the D-Bus facade (issue 18, item 2; issue 16, item 8).

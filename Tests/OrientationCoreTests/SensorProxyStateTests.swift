@@ -1,4 +1,5 @@
 import OrientationCore
+import SensorProxyModel
 import Testing
 
 /// The facade's mapping from orientationd's state to iio-sensor-proxy's strings.

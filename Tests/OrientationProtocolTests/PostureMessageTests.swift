@@ -1,5 +1,6 @@
 import OrientationCore
 import OrientationProtocol
+import PostureCore
 import Testing
 
 /// The `posture` message and topic (docs/PROTOCOL.md): served since issue 30, and

@@ -3,6 +3,7 @@ import NIOEmbedded
 import OrientationCore
 import OrientationProtocol
 @testable import OrientationServer
+import PostureCore
 import Testing
 
 /// The `posture` topic (issue 30, docs/PROTOCOL.md): offered in `hello`, claimed by its first

@@ -1,3 +1,4 @@
+import AmbientSensorCore
 import Glibc
 import Logging
 import OrientationClient

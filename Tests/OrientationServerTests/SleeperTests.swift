@@ -1,5 +1,6 @@
 import OrientationCore
 import OrientationDaemon
+import SensorLifecycle
 import SensorPipeline
 import Testing
 

@@ -1,3 +1,4 @@
+import AmbientSensorCore
 import LineFraming
 import Logging
 import NIOCore

@@ -4,6 +4,7 @@ import OrientationDaemon
 import OrientationProtocol
 import Testing
 import TestSupport
+import AmbientSensorCore
 
 /// Issue 29: light, proximity and compass open and close as the accelerometer does. A client
 /// looping claim/release (over D-Bus or the socket) used to start a reader thread per claim

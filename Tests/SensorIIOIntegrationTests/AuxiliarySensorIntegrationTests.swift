@@ -7,6 +7,7 @@ import OrientationServer
 import SensorIIO
 import Testing
 import TestSupport
+import AmbientSensorCore
 
 /// Light, proximity and compass (issue 17) with real libudev under umockdev: discovery of each
 /// shape, then the daemon's own wiring with a socket client subscribed to the topics.

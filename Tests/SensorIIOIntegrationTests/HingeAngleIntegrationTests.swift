@@ -2,6 +2,7 @@ import Glibc
 import SensorIIO
 import Testing
 import TestSupport
+import SensorDeviceAccess
 
 /// The kernel's hinge-angle channels under umockdev (issue 30), found through the real libudev
 /// and read by polling sysfs. The devices are written from the drivers' sources (IIO names and

@@ -4,6 +4,7 @@ import OwnerThreads
 @testable import SensorIIO
 import Testing
 import TestSupport
+@testable import SensorInput
 
 /// Input switches with real libudev under umockdev (issue 30): finding the lid switch and a
 /// real tablet-mode switch (never orientationd's own), and following the lid switch from its

@@ -3,6 +3,8 @@ import OrientationCore
 @testable import SensorProxyBus
 import Testing
 import TestSupport
+import SensorProxyModel
+import AmbientSensorCore
 
 /// Issue 42: a client whose GLib proxy was made while a sensor was closed, and that claims the
 /// sensor after another client opened it, holds the sensor's values as `Get` returns them once

@@ -10,6 +10,7 @@ import SensorIIO
 import Synchronization
 import Testing
 import TestSupport
+import SensorInput
 
 /// Issue 30: a convertible's posture from two real accelerometers under umockdev: the display
 /// and the base (`ACCEL_LOCATION=base`), each with its own mount matrix, discovered and read by

@@ -1,6 +1,7 @@
 import Glibc
 import OrientationCore
 import SensorIIO
+import SensorInput
 import SensorPipeline
 import Synchronization
 import TestSupport

@@ -3,6 +3,7 @@ import OrientationCore
 import SensorProxyBus
 import Testing
 import TestSupport
+import SensorProxyModel
 
 /// Issue 7: orientationd as net.hadess.SensorProxy on a private system bus, against real clients
 /// written by others (Debian's `monitor-sensor`, `gdbus`) and the real iio-sensor-proxy 3.0 on

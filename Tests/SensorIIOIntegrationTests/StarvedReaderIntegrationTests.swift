@@ -1,5 +1,6 @@
 import Glibc
 import OrientationCore
+@testable import SensorDeviceAccess
 @testable import SensorIIO
 import SensorLog
 import SensorPipeline

@@ -1,6 +1,7 @@
 import Glibc
 import Logging
 import OrientationCore
+import SensorDeviceAccess
 import SensorIIO
 import SensorPipeline
 import Synchronization

@@ -1,4 +1,5 @@
 import OrientationCore
+@testable import SensorDeviceAccess
 @testable import SensorIIO
 import SensorLog
 import Testing

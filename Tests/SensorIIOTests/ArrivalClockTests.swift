@@ -1,3 +1,4 @@
+@testable import SensorDeviceAccess
 @testable import SensorIIO
 import Testing
 

@@ -1,4 +1,5 @@
 import SensorIIO
+import SensorInput
 import Testing
 
 /// The kernel's capability bitmap text (drivers/input/input.c, input_print_bitmap: `%lx` words,

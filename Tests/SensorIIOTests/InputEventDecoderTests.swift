@@ -1,4 +1,5 @@
 @testable import SensorIIO
+@testable import SensorInput
 import Testing
 
 /// The one `struct input_event` decoder of every evdev reader (issue 29): events split across

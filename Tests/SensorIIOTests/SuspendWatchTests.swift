@@ -1,3 +1,4 @@
+import SensorDeviceAccess
 import SensorIIO
 import Synchronization
 import Testing

@@ -2,6 +2,7 @@ import Glibc
 @testable import SensorIIO
 import Testing
 import TestSupport
+@testable import SensorInput
 
 /// orientationd's virtual tablet-mode switch (issue 30) against the real kernel: the clear
 /// errors where uinput cannot be used, and, where the machine has uinput, the device read back

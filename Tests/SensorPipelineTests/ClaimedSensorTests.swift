@@ -1,4 +1,5 @@
 import OrientationCore
+import SensorLifecycle
 import SensorPipeline
 import Synchronization
 import Testing

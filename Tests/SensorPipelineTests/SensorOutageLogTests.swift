@@ -1,5 +1,6 @@
 import Logging
 import OrientationCore
+import SensorLifecycle
 import SensorPipeline
 import Synchronization
 import Testing

@@ -1,5 +1,6 @@
 import Logging
 import OrientationCore
+import SensorDeviceAccess
 import SensorPipeline
 
 /// Everything a backend needs to open the accelerometer it discovered

@@ -1,5 +1,6 @@
 import CLibUdev
 import OrientationCore
+import SensorDeviceAccess
 
 /// The hwmon light row of ``SensorBackends/all``: Apple's applesmc, a `hwmon` or `platform`
 /// device with a `light` attribute, `(left,right)` with 0–255 each, read every 8 s and published

@@ -3,6 +3,7 @@ import Glibc
 import Logging
 import OrientationCore
 import OwnerThreads
+import SensorDeviceAccess
 import SensorPipeline
 
 /// The IIO row of ``SensorBackends/all``: every device of the `iio` subsystem but a trigger.

@@ -1,4 +1,6 @@
 import OrientationCore
+import SensorDeviceAccess
+import SensorInput
 import SensorPipeline
 
 /// The input-accelerometer row of ``SensorBackends/all``: evdev nodes udev marks

@@ -1,4 +1,5 @@
 import OrientationCore
+import SensorDeviceAccess
 
 /// The input-switch row of ``SensorBackends/all``: input event nodes whose device lists
 /// `SW_FRONT_PROXIMITY` in `capabilities/sw` (some phones' and tablets' proximity sensors,

@@ -1,6 +1,7 @@
 import Logging
 import OrientationCore
 import OwnerThreads
+import SensorDeviceAccess
 import SensorPipeline
 
 /// One way the kernel serves sensors, and one row of ``SensorBackends/all``: which udev devices

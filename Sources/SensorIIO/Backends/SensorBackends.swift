@@ -1,3 +1,5 @@
+import SensorDeviceAccess
+
 /// The backend table: every way orientationd reads a sensor, one row each, in the order
 /// discovery asks them (iio-sensor-proxy's `drivers[]`). docs/ARCHITECTURE.md §10 shows the table
 /// and walks through adding a row.

@@ -1,3 +1,5 @@
+import OrientationCore
+
 /// Settings read from one section of a ``ConfigFile`` (`[detector]`, `[posture]`): every problem
 /// of the section collected with its file and line (``apply(_:problems:)``), or the first one
 /// thrown (``apply(_:)``), by the same rules.

@@ -13,17 +13,19 @@
 /// Contract: each mapped time is at least ``ArrivalClock/minimumSpacing`` (2 µs) after the one
 /// before, so no two print as the same time in a recorded log; between clock steps they keep the
 /// kernel's spacing exactly wherever it is at least that.
-struct KernelClockMapper: Sendable {
+package struct KernelClockMapper: Sendable {
     /// A change of offset larger than this (seconds) is a step of the kernel's clock.
-    static let stepThreshold = 0.5
+    package static let stepThreshold = 0.5
     private var offset: Double? = nil
     private var last = -Double.infinity
     /// How many steps were seen (for the log).
-    private(set) var steps = 0
+    package private(set) var steps = 0
+
+    package init() {}
 
     /// Maps the kernel stamps (seconds) of one refill that arrived at `arrival` (monotonic
     /// seconds).
-    mutating func map(_ stamps: [Double], arrival: Double) -> [Double] {
+    package mutating func map(_ stamps: [Double], arrival: Double) -> [Double] {
         guard let newest = stamps.last else { return [] }
         let observed = arrival - newest
         if let current = offset {

@@ -5,11 +5,11 @@ import Glibc
 /// the accelerometer's discovery (``UdevDiscovery``, ``InputAccelerometerDiscovery``) and the
 /// light, proximity and compass discovery (``AuxiliaryDiscovery``). Every handle lives inside one call, on the calling
 /// thread; only Swift values leave.
-enum UdevEnumeration {
+package enum UdevEnumeration {
     /// Calls `body` with each device of `subsystems` (and, when given, having the sysfs
     /// attribute `attribute`, and the udev property `property` set to `1`). The device handle
     /// is valid only during the call.
-    static func forEachDevice(subsystems: [String], attribute: String? = nil, property: String? = nil,
+    package static func forEachDevice(subsystems: [String], attribute: String? = nil, property: String? = nil,
                               _ body: (OpaquePointer) -> Void) throws(SensorError) {
         guard let udev = udev_new() else { throw .udev("udev_new failed") }
         defer { udev_unref(udev) }
@@ -30,7 +30,7 @@ enum UdevEnumeration {
     }
 
     /// All udev properties of `device`.
-    static func properties(_ device: OpaquePointer) -> [String: String] {
+    package static func properties(_ device: OpaquePointer) -> [String: String] {
         var properties: [String: String] = [:]
         var property = udev_device_get_properties_list_entry(device)
         while let current = property {
@@ -43,7 +43,7 @@ enum UdevEnumeration {
     }
 
     /// The names of `device`'s sysfs attributes (top level only: no `scan_elements/…`).
-    static func attributeNames(_ device: OpaquePointer) -> Set<String> {
+    package static func attributeNames(_ device: OpaquePointer) -> Set<String> {
         var attributes = Set<String>()
         var attribute = udev_device_get_sysattr_list_entry(device)
         while let current = attribute {
@@ -54,7 +54,7 @@ enum UdevEnumeration {
     }
 
     /// One attribute's value, trimmed of newlines, NULs and spaces; `nil` when absent or empty.
-    static func attribute(_ device: OpaquePointer, _ name: String) -> String? {
+    package static func attribute(_ device: OpaquePointer, _ name: String) -> String? {
         guard let value = udev_device_get_sysattr_value(device, name) else { return nil }
         let text = String(cString: value).trimmingCharacters(in: "\n\0 ")
         return text.isEmpty ? nil : text

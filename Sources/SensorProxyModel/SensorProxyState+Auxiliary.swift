@@ -1,3 +1,6 @@
+import AmbientSensorCore
+import OrientationCore
+
 extension SensorProxyState {
     /// Applies a light, proximity or compass sensor's state (docs/DBUS.md): presence is
     /// `HasAmbientLight`, `HasProximity`, `HasCompass`; a reading sets `LightLevel` with its

@@ -1,3 +1,5 @@
+import OrientationCore
+
 /// One named, documented tunable of ``OrientationDetector/Configuration``: the single source of
 /// truth for the command line (`--set name=value`), the configuration file and the docs.
 public struct DetectorParameter: Sendable {

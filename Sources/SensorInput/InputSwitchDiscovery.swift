@@ -1,4 +1,5 @@
 import CLibUdev
+import SensorDeviceAccess
 
 /// Finds input switches through libudev (issue 30): the lid switch (`SW_LID`), a real
 /// tablet-mode switch (`SW_TABLET_MODE`, so that orientationd never adds its own beside one)

@@ -1,3 +1,5 @@
+import OrientationCore
+
 /// How the daemon's timers wait: the pipeline's back-off after a sensor failure, replay pacing,
 /// the watchdog's period and its event-loop probe.
 ///

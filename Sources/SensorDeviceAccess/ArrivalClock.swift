@@ -18,12 +18,12 @@ import SensorLog
 /// batch, the refill timing and the driver's real rate; stamps run ahead of the arrival time by
 /// at most ``minimumSpacing`` per sample delivered faster than that (a burst after a starved
 /// reader, or arrivals that do not advance).
-struct ArrivalClock: Sendable {
+package struct ArrivalClock: Sendable {
     /// The least spacing of two stamps: twice the recorded log's resolution
     /// (``SensorLogWriter/timeResolution``, 6 decimals), so consecutive stamps never print as
     /// the same time, whatever the rounding. Spreading a burst's few microseconds over a batch
     /// gave stamps 0.4 µs apart (issue 22, item 13).
-    static let minimumSpacing = 2 * SensorLogWriter.timeResolution
+    package static let minimumSpacing = 2 * SensorLogWriter.timeResolution
 
     /// The current estimate of the time between samples, seconds.
     private(set) var period: Double
@@ -46,14 +46,14 @@ struct ArrivalClock: Sendable {
     private static let backlogPace = 0.0005
 
     /// - Parameter rate: the rate the driver reports (Hz), the first estimate.
-    init(rate: Double) {
+    package init(rate: Double) {
         period = 1 / min(max(rate.isFinite ? rate : 100, 0.1), 100_000)
         prior = period
         pause = 1.0
     }
 
     /// The stamps of `count` samples that arrived together at `arrival` (monotonic seconds).
-    mutating func stamps(count: Int, arrival: Double) -> [Double] {
+    package mutating func stamps(count: Int, arrival: Double) -> [Double] {
         guard count > 0 else { return [] }
         measure(count: count, arrival: arrival)
         var start = arrival - Double(count - 1) * period

@@ -1,3 +1,5 @@
+import OrientationCore
+
 /// An INI-style configuration file (systemd's style): `[section]` headers, `name = value` lines,
 /// `#` or `;` comments, blank lines. Values are the text after `=`, up to a `#` that follows a
 /// blank (a comment after the value, as the sample configuration writes them), trimmed; an

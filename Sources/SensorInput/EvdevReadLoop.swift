@@ -2,6 +2,7 @@ import CLinuxInput
 import Glibc
 import OrientationCore
 import OwnerThreads
+import SensorDeviceAccess
 import SensorPipeline
 
 /// What runs on an ``EvdevSensorSource``'s thread: the node's descriptor lives in its frame.
@@ -127,5 +128,5 @@ struct EvdevReadLoop: Sendable {
         }
     }
 
-    static func monotonic() -> Double { IIOReadLoop.monotonic() }
+    static func monotonic() -> Double { OwnerThread.monotonic() }
 }

@@ -1,3 +1,5 @@
+import OrientationCore
+
 /// What a client's interface does in each posture of a convertible (issue 30, item 4), on top of
 /// its ``RotationPolicy``: a laptop's screen should not turn when the machine is tipped on the
 /// desk, a tent's must be allowed upside down (the display hangs upside down with respect to its

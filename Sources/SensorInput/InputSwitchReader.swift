@@ -1,6 +1,7 @@
 import CLinuxInput
 import Glibc
 import OwnerThreads
+import SensorDeviceAccess
 
 /// Follows one switch (any `SW_` code) of an evdev node on an owner thread of its own
 /// (`od-switch`), issue 30: the lid switch for the posture detector (``lid(node:onChange:onEnd:)``);
@@ -91,7 +92,7 @@ public final class InputSwitchReader: Sendable {
     /// thread's wake-up descriptor, becomes readable), delivering changes as the type's contract
     /// says; where the state cannot be read at open, `unknownInitialState` is delivered instead
     /// when given. Returns why it ended, or `nil` when stopped.
-    static func follow(node: String, code: InputSwitchCode, unknownInitialState: Bool?, wakeFD: Int32, isStopping: () -> Bool,
+    package static func follow(node: String, code: InputSwitchCode, unknownInitialState: Bool?, wakeFD: Int32, isStopping: () -> Bool,
                        onChange: (Change) -> Void) -> String? {
         let fd = open(node, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { return "cannot open \(node): \(String(cString: strerror(errno)))" }

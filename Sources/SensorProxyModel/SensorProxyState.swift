@@ -1,3 +1,5 @@
+import OrientationCore
+
 /// What the net.hadess.SensorProxy facade publishes, derived from the daemon's state: pure
 /// logic, tested without a bus.
 ///

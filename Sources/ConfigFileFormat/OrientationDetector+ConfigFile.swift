@@ -1,3 +1,5 @@
+import OrientationCore
+
 /// `apply(_:)` (``ConfigFileSectionReader``) throws the first problem: the file and line of an
 /// unknown parameter or a bad value; for a combination that is invalid as a whole, the line of
 /// the parameter named in the ``ConfigurationError`` (or of the section's last entry).

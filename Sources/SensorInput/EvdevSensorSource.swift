@@ -1,5 +1,6 @@
 import OrientationCore
 import OwnerThreads
+import SensorDeviceAccess
 import SensorPipeline
 
 /// An input-subsystem accelerometer (`/dev/input/eventN`) as a ``SensorSource``: opening starts

@@ -1,3 +1,6 @@
+import AmbientSensorCore
+import OrientationCore
+
 /// The four sensors iio-sensor-proxy serves on net.hadess.SensorProxy, each claimed and released
 /// on its own (`ClaimAccelerometer`, `ClaimLight`, `ClaimProximity`, `ClaimCompass`).
 public enum ProxySensor: Int, CaseIterable, Sendable, Hashable, CustomStringConvertible {
