@@ -134,6 +134,7 @@ extension OrientationDetector.Configuration {
         .number("swing-holdoff", "s", "changes wait this long after swinging ends", \.swingHoldoff),
         .number("settle-time", "s", "while moving gently, how long a slow-filter candidate must persist", \.settleTime),
         .number("recede-angle", "deg", "a change waits while the fast estimate heads back toward the published orientation by more than this (180: off)", \.recedeAngle),
+        .number("arrive-angle", "deg", "while moving, an in-plane change need not wait for steadiness once the device pitches toward upright within it by at least this for settle-time (180: off)", \.arriveAngle),
         .number("steady-angle", "deg", "while moving, changes wait until the slow estimate stays within this…", \.steadyAngle),
         .number("steady-window", "s", "…over this long (no orientation published in passing)", \.steadyWindow),
         .number("gravity", "m/s²", "standard gravity, the acceleration gate's reference", \.gravity),

@@ -90,6 +90,17 @@ extension OrientationDetector {
         /// coming to rest does not head back. Not applied to the first decision (from
         /// `unknown`). 180 turns it off.
         public var recedeAngle: Double = 5
+        /// While moving, an in-plane change need not wait for ``steadyAngle`` over
+        /// ``steadyWindow`` when the device is *arriving* (issue 41, item 2): for the whole
+        /// ``settleTime`` the fast estimate's tilt has been at least this many degrees closer to
+        /// upright than the slow one's, and the fast estimate is within
+        /// `45 − diagonalExclusion/2` of the candidate's edge and no more than this farther from
+        /// it than the slow one. A device pitching toward upright keeps which edge is up, so the
+        /// orientation it is heading into is the one it ends in (lifted from a table into
+        /// landscape, a phone raised from flat to read); a roll across orientations keeps its
+        /// tilt and still waits for steadiness. Face-up and face-down are passed through by any
+        /// pitch over the top and never use it. 180 turns it off.
+        public var arriveAngle: Double = 5
         /// While moving, a change also waits until the slow filter's direction has stayed within
         /// ``steadyAngle`` over the last ``steadyWindow``: a device still turning through an
         /// orientation on its way to another (lifted from a table straight into landscape,
@@ -229,6 +240,11 @@ extension OrientationDetector {
             check { () throws(ConfigurationError) in
                 guard recedeAngle.isFinite, recedeAngle >= 0, recedeAngle <= 180 else {
                     throw ConfigurationError(field: "recede-angle", message: "must be from 0 to 180 degrees (180: off), not \(recedeAngle)")
+                }
+            }
+            check { () throws(ConfigurationError) in
+                guard arriveAngle.isFinite, arriveAngle >= 0, arriveAngle <= 180 else {
+                    throw ConfigurationError(field: "arrive-angle", message: "must be from 0 to 180 degrees (180: off), not \(arriveAngle)")
                 }
             }
             check { () throws(ConfigurationError) in try angle(steadyAngle, "steady-angle", below: 180) }

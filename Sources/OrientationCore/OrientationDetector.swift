@@ -94,6 +94,9 @@ public struct OrientationDetector: Sendable {
     // Decision state.
     private var pending: DeviceOrientation?
     private var pendingSince = -Double.infinity
+    /// The first sample of the current stretch in which the pending candidate is being arrived
+    /// at (`arrive-angle`; `+∞` otherwise).
+    private var arrivingSince = Double.infinity
 
     // The last sample's view, for ``snapshot``.
     private var last = Observation()
@@ -254,6 +257,14 @@ public struct OrientationDetector: Sendable {
         if candidate != pending {
             pending = candidate
             pendingSince = t
+            arrivingSince = .infinity
+        }
+        // Arriving (arrive-angle) counts over a stretch: a swing that pitches toward upright for
+        // a moment on its way elsewhere is not arriving for settle-time.
+        if still || !isArriving(at: candidate) {
+            arrivingSince = .infinity
+        } else if arrivingSince == .infinity {
+            arrivingSince = t
         }
         last.pending = pending
         let ready: Bool
@@ -264,7 +275,7 @@ public struct OrientationDetector: Sendable {
         } else {
             ready = t - swingTime >= c.swingHoldoff
                 && t - pendingSince >= c.settleTime
-                && steadiness.isSteady(at: t, chord: steadyChord)
+                && (steadiness.isSteady(at: t, chord: steadyChord) || t - arrivingSince >= c.settleTime)
                 && t - accelerationGateTime >= c.accelerationHoldoff
                 && (candidate.isFlat || (sinTilt >= sinScreenDown && t - flatTime >= c.afterFlatHoldoff))
         }
@@ -337,6 +348,23 @@ public struct OrientationDetector: Sendable {
         return Self.offAxis(fast, orientation) + margin < Self.offAxis(slow, orientation)
     }
 
+    /// True when the device is pitching into in-plane `candidate` (`arrive-angle`, issue 41): the
+    /// fast estimate's tilt is at least `arrive-angle` closer to upright than the slow one's,
+    /// and the fast estimate lies within `45 − diagonal-exclusion/2` of the candidate's edge and
+    /// no more than `arrive-angle` farther from it than the slow one (not rolling away). A pitch
+    /// toward upright keeps which edge is up, so where it is heading is where it ends; a roll
+    /// keeps its tilt and is not arriving. Runs only while a change is pending on the moving
+    /// path, so its inverse trigonometry is off the hot path.
+    private func isArriving(at candidate: DeviceOrientation) -> Bool {
+        let margin = configuration.arriveAngle
+        guard margin < 180, candidate.quarterTurns != nil else { return false }
+        let fastTilt = abs(Self.tilt(fast, magnitude: fast.length)), slowTilt = abs(Self.tilt(slow, magnitude: slow.length))
+        guard fastTilt + margin <= slowTilt else { return false }
+        let limit = 45 - configuration.diagonalExclusion / 2
+        let fastOff = Self.offAxis(fast, candidate), slowOff = Self.offAxis(slow, candidate)
+        return fastOff <= limit && fastOff <= slowOff + margin
+    }
+
     /// Degrees between `v` and `orientation`'s axis: for face-up and face-down the angle from the
     /// screen's normal, in-plane the in-plane angle from that orientation's edge (tilt aside).
     static func offAxis(_ v: Vector3, _ orientation: DeviceOrientation) -> Double {
@@ -388,6 +416,7 @@ public struct OrientationDetector: Sendable {
         steadiness.reset()
         pending = nil
         pendingSince = -.infinity
+        arrivingSince = .infinity
     }
 }
 

@@ -20,8 +20,8 @@ struct Evaluate: ParsableCommand {
         and 30° of its edge; runs shorter than 0.5 s are dropped. Each change of that label is a \
         transition the detector should publish once; an event no transition explains is \
         spurious; a stretch whose state the detector already shows before it begins, with no \
-        event inside it, needs none and is not missed. Prints per log, then the total; with --verbose, every missed transition and \
-        spurious event. --json prints one object per log per line (transitions, already_shown, matched, missed, \
+        event inside it, needs none and is not missed. Prints per log, then the total; with --verbose, every matched transition with its \
+        latency, every missed one, and every spurious or excused event. --json prints one object per log per line (transitions, already_shown, matched, missed, \
         spurious, latency_median, latency_max, log) and the total on standard error. Exit status \
         1 when a log cannot be read (the others are still scored). --scenarios adds the \
         specification's synthetic scenarios (`orientationctl simulate` lists them) at --rate, \
@@ -59,7 +59,7 @@ struct Evaluate: ParsableCommand {
     @Flag(help: "One JSON object per log per line.")
     var json = false
 
-    @Flag(name: .shortAndLong, help: "List every missed transition and spurious event.")
+    @Flag(name: .shortAndLong, help: "List every matched transition with its latency, every missed one, every spurious and excused event.")
     var verbose = false
 
     @Flag(name: .customLong("ignore-gyro"), help: "Ignore gyroscope columns: score an accelerometer-only device.")
@@ -242,10 +242,14 @@ struct Evaluate: ParsableCommand {
         return line
     }
 
-    /// Every missed transition, spurious and excused event, in time order.
+    /// Every matched transition (with its event and latency), missed transition, spurious and
+    /// excused event, in time order.
     static func details(_ score: EvaluationScore) -> [String] {
         var lines: [(Double, String)] = []
         let t = { (x: Double) in EventFormat.fixed(x, decimals: 3) }
+        for match in score.matches {
+            lines.append((match.run.start, "matched   \(match.run.orientation) \(t(match.run.start))–\(t(match.run.end)) s by the event at \(t(match.event.time)) s (latency \(t(match.latency)) s)"))
+        }
         for run in score.missedRuns {
             lines.append((run.start, "missed    \(run.orientation) \(t(run.start))–\(t(run.end)) s"))
         }

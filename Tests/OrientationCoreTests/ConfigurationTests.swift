@@ -25,6 +25,8 @@ import Testing
         Bad(assignments: ["landscape-left-tilt": "-95..10"], message: "landscape-left-tilt: must be lower..upper with -90 <= lower < upper <= 90, not -95..10"),
         Bad(assignments: ["recede-angle": "181"], message: "recede-angle: must be from 0 to 180 degrees (180: off), not 181.0"),
         Bad(assignments: ["recede-angle": "-1"], message: "recede-angle: must be from 0 to 180 degrees (180: off), not -1.0"),
+        Bad(assignments: ["arrive-angle": "181"], message: "arrive-angle: must be from 0 to 180 degrees (180: off), not 181.0"),
+        Bad(assignments: ["arrive-angle": "-1"], message: "arrive-angle: must be from 0 to 180 degrees (180: off), not -1.0"),
         Bad(assignments: ["still-angle": "30"], message: "still-angle (30.0) must be below swing-angle (25.0)"),
         Bad(assignments: ["gyro-quiet-rate": "100"], message: "gyro-quiet-rate (100.0) must not exceed gyro-hold-rate (60.0)"),
         Bad(assignments: ["minimum-magnitude": "12"], message: "minimum-magnitude (12.0) must be below gravity (9.80665), or no sample would ever count"),

@@ -49,6 +49,12 @@ import Testing
         #expect(result.lines.first?.hasPrefix("data/xio-fusion/handheld.log: 9 transitions, 9 matched, 0 missed, 0 spurious; latency median ") == true,
                 "\(result.stdout)")
         #expect(result.lines.last?.hasPrefix("total (1 log): 9 transitions") == true)
+        // --verbose lists each matched transition with its event and latency (issue 41: where
+        // the median's time goes), in time order.
+        let matched = result.lines.filter { $0.hasPrefix("  matched   ") }
+        #expect(matched.count == 9, "\(result.stdout)")
+        #expect(matched.first?.hasPrefix("  matched   face-up 0.000–") == true, "\(matched)")
+        #expect(matched.allSatisfy { $0.contains(" s by the event at ") && $0.hasSuffix(" s)") && $0.contains("(latency ") }, "\(matched)")
     }
 
     @Test func aChangedParameterChangesTheScore() throws {
