@@ -56,13 +56,19 @@ public final class AuxiliarySensors: Sendable {
     /// an owner thread already (the udev monitor's callback). `removed`: the device a `remove`
     /// event named, left out even if sysfs still shows it (the event can overtake the removal).
     public func rescanOnCallingThread(removed: String? = nil) {
-        let sensors: [AuxiliarySensorDescription]
         do {
-            sensors = try AuxiliaryDiscovery.sensors().filter { $0.id != removed }
+            use(try AuxiliaryDiscovery.sensors(), removed: removed)
         } catch {
             logger.warning("cannot discover light, proximity and compass sensors", metadata: ["error": "\(error)"])
-            return
         }
+    }
+
+    /// Uses what a discovery found (`discovered`: its light, proximity and compass sensors; the
+    /// daemon's hotplug handler makes one per udev event for every sensor). `removed`: the
+    /// device a `remove` event named, left out even if sysfs still shows it (the event can
+    /// overtake the removal). Reads nothing; any thread.
+    public func use(_ discovered: [AuxiliarySensorDescription], removed: String? = nil) {
+        let sensors = discovered.filter { $0.id != removed }
         let settings = self.settings.withLock { $0 }
         for kind in AuxiliarySensorKind.allCases {
             let choice = AuxiliaryChoice.choose(kind, from: sensors, selector: settings.devices[kind])

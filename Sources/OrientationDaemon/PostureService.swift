@@ -207,12 +207,12 @@ public final class PostureService: Sendable {
             inner.wakeHinge = nil
         }
         logOpen()
-        // One enumeration of the input switches for both (on an owner thread: libudev blocks).
-        let found: [InputSwitchDevice]?? = await OwnerThread.run(name: "od-udev-scan") { try? InputSwitchDiscovery.allSwitchDevices() }
-        let switches = (found ?? nil) ?? []
-        let lid = startLidSwitch(switches.first { $0.has(.lid) }, generation: generation)
-        let tabletMode = startTabletModeSwitch(switches.first { $0.has(.tabletMode) && !$0.isOrientationdTabletModeSwitch }, generation: generation)
-        let hinge = await startHingeAngle(generation: generation)
+        // The switches and the hinge, through the backend table, in one discovery (on an owner
+        // thread: libudev blocks).
+        let found = await OwnerThread.run(name: "od-udev-scan") { try? SensorBackends.discover([.switches, .hinge]) } ?? nil
+        let lid = startLidSwitch(found?.lidSwitch, generation: generation)
+        let tabletMode = startTabletModeSwitch(found?.realTabletModeSwitches.first, generation: generation)
+        let hinge = startHingeAngle(found?.usableHinge, generation: generation)
         func readDisplay() {
             inner.withLock { $0.pace.add(.display, wakeable: true) }
             display.setClaimed(Self.claimer, true)
@@ -327,9 +327,8 @@ public final class PostureService: Sendable {
     /// The machine's own hinge angle (`in_angl*`: cros-ec's lid angle, the HID hinge sensor),
     /// read every 0.1 s while the posture is: where there is one it decides the angle
     /// (``PostureDetector/setMeasuredHinge(_:at:)``). `nil` where there is none.
-    private func startHingeAngle(generation: Int) async -> HingeAngleReader? {
-        guard let found = await OwnerThread.run(name: "od-udev-scan", { DiscoveringAccelerometerSource.hingeChannelOnCallingThread() }),
-              let channel = found else { return nil }
+    private func startHingeAngle(_ channel: HingeAngleChannel?, generation: Int) -> HingeAngleReader? {
+        guard let channel else { return nil }
         let reader = HingeAngleReader(channel: channel, onReading: { [weak self] reading in
             self?.hingeMeasured(reading.degrees, at: reading.time, generation: generation)
         }, onEnd: { [logger] failure in

@@ -113,10 +113,12 @@ struct Sensors: Sendable {
         }
         // `get` reads the state of now: the hinge angle of the last reading, how long held.
         hub.setPostureProvider { [weak posture] in posture?.state ?? PostureState() }
+        // One discovery through the backend table for both, as at every udev event.
         let present = await OwnerThread.run(name: "od-udev-scan") { () -> Bool in
-            let present = discovering.presenceOnCallingThread().posture
+            let found = try? SensorBackends.discover(SensorBackends.everything)
+            let present = found.map { discovering.presence(in: $0).posture } ?? false
             posture.setPresent(present)
-            keeper.update(enabled: tabletModeSwitch, present: present)
+            keeper.update(enabled: tabletModeSwitch, present: present, switches: found?.switches)
             return present
         } ?? false
         if present { logger.info("a convertible: posture can be known (a base accelerometer or a hinge angle beside the display's, or the machine's tablet-mode switch); served on the socket's posture topic") }

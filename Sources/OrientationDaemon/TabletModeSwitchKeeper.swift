@@ -44,6 +44,8 @@ public final class TabletModeSwitchKeeper: Sendable {
     private struct Inner {
         var enabled = false
         var present = false
+        /// The input switches a discovery handed in with the newest values (`nil`: look them up).
+        var switches: [InputSwitchDevice]? = nil
         /// A newer `enabled`/`present` than the running look has seen, and whether one runs.
         var dirty = false
         var updating = false
@@ -103,42 +105,48 @@ public final class TabletModeSwitchKeeper: Sendable {
     }
 
     /// Records `enabled` (the configuration; `nil`: as it was) and `present` (posture can be
-    /// measured; `nil`: as it was), looks for the machine's own switches while enabled, and hands
-    /// the result to the lifecycle, which creates or destroys the device to match. On an owner
-    /// thread: it enumerates udev.
+    /// measured; `nil`: as it was), looks for the machine's own switches while enabled (in
+    /// `switches`, a discovery's input switches, or through the backend table when not given),
+    /// and hands the result to the lifecycle, which creates or destroys the device to match. On
+    /// an owner thread: it may enumerate udev.
     ///
     /// Level-triggered: the values are recorded first; one caller at a time looks, over and over
     /// until no newer values wait. A caller that finds a look running returns at once: the
     /// running one does its work.
-    public func update(enabled: Bool? = nil, present: Bool? = nil) {
+    public func update(enabled: Bool? = nil, present: Bool? = nil, switches: [InputSwitchDevice]? = nil) {
         let runs = inner.withLock { inner -> Bool in
             if let enabled { inner.enabled = enabled }
             if let present { inner.present = present }
+            inner.switches = switches
             inner.dirty = true
             guard !inner.updating else { return false }
             inner.updating = true
             return true
         }
         guard runs else { return }
-        while let (enabled, present) = inner.withLock({ inner -> (Bool, Bool)? in
+        while let (enabled, present, switches) = inner.withLock({ inner -> (Bool, Bool, [InputSwitchDevice]?)? in
             guard inner.dirty else {
                 inner.updating = false
                 return nil
             }
             inner.dirty = false
-            return (inner.enabled, inner.present)
+            defer { inner.switches = nil }
+            return (inner.enabled, inner.present, inner.switches)
         }) {
-            look(enabled: enabled, present: present)
+            look(enabled: enabled, present: present, switches: switches)
         }
     }
 
     /// One pass of ``update(enabled:present:)`` on the values it took.
-    private func look(enabled: Bool, present: Bool) {
+    private func look(enabled: Bool, present: Bool, switches: [InputSwitchDevice]?) {
         // Off: nothing to look for (an idle daemon enumerates nothing more).
         var real: [InputSwitchDevice]? = nil
         var failure: String? = nil
         if enabled {
-            do { real = try InputSwitchDiscovery.realTabletModeSwitches() } catch {
+            do {
+                let found = try switches.map { DiscoveredSensors(switches: $0) } ?? SensorBackends.discover([.switches])
+                real = found.realTabletModeSwitches
+            } catch {
                 failure = "cannot look for a tablet-mode switch: \(error)"
             }
         }

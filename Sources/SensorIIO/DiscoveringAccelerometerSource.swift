@@ -70,12 +70,20 @@ public final class DiscoveringAccelerometerSource: SensorSource {
     /// hinge-angle channel (``HingeAngleChannel``, looked for only without a base) beside it.
     /// Both false when discovery fails.
     public func presenceOnCallingThread() -> (accelerometer: Bool, posture: Bool) {
-        guard let found = try? plan(settings: settings, sensors: UdevDiscovery.sensors()) else { return (false, false) }
+        guard let found = try? SensorBackends.discover(SensorBackends.everything) else { return (false, false) }
+        return presence(in: found)
+    }
+
+    /// ``presenceOnCallingThread()`` from what a discovery through the backend table found
+    /// (``SensorBackends/discover(_:)-(Set<SensorFamily>)``): the daemon's hotplug handler makes
+    /// one per udev event and hands it to every sensor. Reads nothing.
+    public func presence(in found: DiscoveredSensors) -> (accelerometer: Bool, posture: Bool) {
+        let planned = plan(settings: settings, sensors: found.motion)
         // A convertible: a measured angle beside the display's accelerometer, or the machine's
         // own tablet-mode switch (issue 39: most convertibles have one accelerometer).
-        let posture = (found.choice.accelerometer != nil && (found.choice.base != nil || Self.hingeChannelOnCallingThread() != nil))
-            || (try? InputSwitchDiscovery.realTabletModeSwitches())?.isEmpty == false
-        return (found.plan != nil, posture)
+        let posture = (planned.choice.accelerometer != nil && (planned.choice.base != nil || found.usableHinge != nil))
+            || !found.realTabletModeSwitches.isEmpty
+        return (planned.plan != nil, posture)
     }
 
     /// What ``open()`` would use now, and why (for `orientationd --list-sensors`), with `settings`
@@ -198,7 +206,7 @@ public final class DiscoveringAccelerometerSource: SensorSource {
     /// The machine's first usable hinge-angle channel (cros-ec lid angle, HID hinge), if any
     /// (libudev blocks: an owner thread).
     public static func hingeChannelOnCallingThread() -> HingeAngleChannel? {
-        (try? HingeAngleChannel.channels())?.first { $0.unusableReason == nil }
+        (try? SensorBackends.discover([.hinge]))?.usableHinge
     }
 
     /// What iio-sensor-proxy does to the accelerometer when it starts, done now (the daemon's

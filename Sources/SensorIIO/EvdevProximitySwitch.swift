@@ -18,9 +18,9 @@ public enum EvdevProximitySwitch {
         InputCapabilityBitmap(text, bitsPerWord: bitsPerWord)?.contains(bit) ?? false
     }
 
-    /// The event nodes with the switch, described (on the calling thread, which libudev blocks).
-    static func sensors() throws(SensorError) -> [AuxiliarySensorDescription] {
-        try InputSwitchDiscovery.devices(with: .frontProximity).map { device in
+    /// The switch devices of `devices` (an input-switch discovery's) with the switch, described.
+    static func sensors(from devices: [InputSwitchDevice]) -> [AuxiliarySensorDescription] {
+        devices.filter { $0.has(.frontProximity) }.map { device in
             AuxiliarySensorDescription(
                 kind: .proximity, id: device.id, name: device.name ?? device.id, sysfsPath: device.sysfsPath,
                 shape: .evdevSwitch(node: device.node), nearLevel: (0.5, "evdev SW_FRONT_PROXIMITY"), properties: device.properties,

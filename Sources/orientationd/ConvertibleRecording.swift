@@ -44,7 +44,7 @@ final class ConvertibleRecording: Sendable {
     static func start(source: DiscoveringAccelerometerSource, choice: SensorChoice, metadata: inout SensorLogMetadata,
                       logger: Logger) async -> ConvertibleRecording {
         guard choice.base != nil else { return ConvertibleRecording(hasBase: false, hasLid: false) }
-        let lidNode = await OwnerThread.run(name: "od-udev-scan") { try? InputSwitchDiscovery.lidSwitches().first?.node } ?? nil
+        let lidNode = await OwnerThread.run(name: "od-udev-scan") { (try? SensorBackends.discover([.switches]))?.lidSwitch?.node } ?? nil
         let recording = ConvertibleRecording(hasBase: true, hasLid: lidNode != nil)
         do {
             guard let (stream, base, matrix) = try await source.openBase(consumer: BaseRows(recording: recording)) else {

@@ -32,7 +32,7 @@ extension Orientationd {
         let hinge = await OwnerThread.run(name: "od-udev-scan") { DiscoveringAccelerometerSource.hingeChannelOnCallingThread() } ?? nil
         let measured = hinge.map { ", hinge angle \($0.id) (\($0.driver.rawValue)), which decides the angle" } ?? ""
         // Every input switch, and which of them speak for the posture (issue 39).
-        let switches = await OwnerThread.run(name: "od-udev-scan") { try? InputSwitchDiscovery.allSwitchDevices() } ?? nil
+        let switches = await OwnerThread.run(name: "od-udev-scan") { (try? SensorBackends.discover([.switches]))?.switches } ?? nil
         for device in switches ?? [] {
             let codes = [InputSwitchCode.lid, .tabletMode].filter { device.has($0) }.map(\.description)
             let ours = device.isOrientationdTabletModeSwitch ? " (orientationd's own, [posture] tablet-mode-switch)" : ""

@@ -77,13 +77,13 @@ import Testing
     @Test func aClaimWithinTheDelayKeepsTheSessionAndALoopCostsOneOpen() async {
         let harness = Harness(releaseDelay: 0.2)
         var events = harness.events
+        harness.sensor.setClaimed("socket", true)
+        #expect(await events.next() == .opened(1))
+        harness.sensor.setClaimed("socket", false)
         for _ in 0..<2000 {
             harness.sensor.setClaimed("dbus", true)
             harness.sensor.setClaimed("dbus", false)
         }
-        #expect(await events.next() == .opened(1))
-        harness.sensor.setClaimed("socket", true)
-        harness.sensor.setClaimed("socket", false)
         #expect(await events.next() == .closed(1), "closed once, after the last release's delay")
         #expect(harness.sensor.status.opens == 1)
         await harness.finish()

@@ -19,17 +19,29 @@ import SensorPipeline
 ///   attribute.
 public enum IIOBackend: SensorBackend {
     public static let name = "iio"
-    public static let families: Set<SensorFamily> = [.motion, .auxiliary]
+    public static let families: Set<SensorFamily> = [.motion, .auxiliary, .hinge]
 
     public static func discover(_ family: SensorFamily) throws(SensorError) -> DiscoveredSensors {
+        try discover([family])
+    }
+
+    /// One enumeration of the `iio` subsystem for every family asked.
+    public static func discover(_ families: Set<SensorFamily>) throws(SensorError) -> DiscoveredSensors {
         var found = DiscoveredSensors()
         try UdevEnumeration.forEachDevice(subsystems: ["iio"]) { device in
-            switch family {
-            case .motion: if let sensor = describeMotion(device) { found.motion.append(sensor) }
-            case .auxiliary: found.auxiliary += describeAuxiliary(device)
-            }
+            if families.contains(.motion), let sensor = describeMotion(device) { found.motion.append(sensor) }
+            if families.contains(.auxiliary) { found.auxiliary += describeAuxiliary(device) }
+            if families.contains(.hinge), let hinge = describeHinge(device) { found.hinges.append(hinge) }
         }
         return found
+    }
+
+    /// A hinge-angle channel (``HingeAngleChannel``), if the device is one of the hinge drivers'.
+    static func describeHinge(_ device: OpaquePointer) -> HingeAngleChannel? {
+        guard let id = udev_device_get_sysname(device).map({ String(cString: $0) }),
+              let path = udev_device_get_syspath(device).map({ String(cString: $0) }),
+              let name = UdevEnumeration.attribute(device, "name") else { return nil }
+        return HingeAngleChannel.describe(id: id, sysfsPath: path, name: name)
     }
 
     // MARK: Motion sensors

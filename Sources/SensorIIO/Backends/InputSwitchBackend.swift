@@ -1,15 +1,25 @@
 import OrientationCore
 import SensorDeviceAccess
+import SensorInput
 
-/// The input-switch row of ``SensorBackends/all``: input event nodes whose device lists
-/// `SW_FRONT_PROXIMITY` in `capabilities/sw` (some phones' and tablets' proximity sensors,
-/// through gpio-keys), read from their events (``EvdevProximitySwitch``): 1 near, 0 far.
+/// The input-switch row of ``SensorBackends/all``: input event nodes whose device lists switches
+/// in `capabilities/sw` (``InputSwitchDiscovery``). Those with `SW_FRONT_PROXIMITY` (some
+/// phones' and tablets' proximity sensors, through gpio-keys) are proximity sensors read from
+/// their events (``EvdevProximitySwitch``): 1 near, 0 far; every switch device (the lid, a
+/// tablet-mode switch) is listed for the posture and the virtual tablet-mode switch.
 public enum InputSwitchBackend: SensorBackend {
     public static let name = "input-switch"
-    public static let families: Set<SensorFamily> = [.auxiliary]
+    public static let families: Set<SensorFamily> = [.auxiliary, .switches]
 
     public static func discover(_ family: SensorFamily) throws(SensorError) -> DiscoveredSensors {
-        DiscoveredSensors(auxiliary: try EvdevProximitySwitch.sensors())
+        try discover([family])
+    }
+
+    /// One enumeration of the input switches for both families.
+    public static func discover(_ families: Set<SensorFamily>) throws(SensorError) -> DiscoveredSensors {
+        let devices = try InputSwitchDiscovery.allSwitchDevices()
+        return DiscoveredSensors(auxiliary: families.contains(.auxiliary) ? EvdevProximitySwitch.sensors(from: devices) : [],
+                                 switches: families.contains(.switches) ? devices : [])
     }
 
     public static func auxiliaryRead(_ sensor: AuxiliarySensorDescription) -> AuxiliaryRead? {

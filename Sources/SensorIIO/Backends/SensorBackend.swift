@@ -29,6 +29,10 @@ public protocol SensorBackend: Sendable {
     /// thread.
     static func discover(_ family: SensorFamily) throws(SensorError) -> DiscoveredSensors
 
+    /// The sensors of every family in `families` (those it serves), found in one pass where the
+    /// row can (the default asks ``discover(_:)-(SensorFamily)`` once per family).
+    static func discover(_ families: Set<SensorFamily>) throws(SensorError) -> DiscoveredSensors
+
     /// How the accelerometer `opening.sensor` (one this backend discovered) is read for
     /// `--list-sensors` and ``DiscoveringAccelerometerSource``: the plan the reader will follow.
     static func readPlan(_ sensor: SensorDescription, settings: IIOSettings, matrix: MountMatrix.Selection,
@@ -47,15 +51,25 @@ public protocol SensorBackend: Sendable {
     static func auxiliaryRead(_ sensor: AuxiliarySensorDescription) -> AuxiliaryRead?
 }
 
-/// The two families of sensors discovery describes: the motion sensors the orientation pipeline
-/// reads (accelerometers and gyroscopes, ``SensorDescription``), and the light, proximity and
-/// compass sensors (``AuxiliarySensorDescription``).
+/// The families of sensors discovery describes: the motion sensors the orientation pipeline
+/// reads (accelerometers and gyroscopes, ``SensorDescription``), the light, proximity and
+/// compass sensors (``AuxiliarySensorDescription``), a convertible's hinge-angle channels
+/// (``HingeAngleChannel``) and the input switches (the lid, tablet-mode switches:
+/// `InputSwitchDevice`).
 public enum SensorFamily: String, Hashable, Sendable, CaseIterable {
-    case motion, auxiliary
+    case motion, auxiliary, hinge, switches
 }
 
 extension SensorBackend {
     public static func discover(_ family: SensorFamily) throws(SensorError) -> DiscoveredSensors { DiscoveredSensors() }
+
+    public static func discover(_ families: Set<SensorFamily>) throws(SensorError) -> DiscoveredSensors {
+        var found = DiscoveredSensors()
+        for family in SensorFamily.allCases where families.contains(family) && self.families.contains(family) {
+            found.append(try discover(family))
+        }
+        return found
+    }
 
     public static func readPlan(_ sensor: SensorDescription, settings: IIOSettings, matrix: MountMatrix.Selection,
                                 pollInstead: Bool) -> IIOReadPlan {

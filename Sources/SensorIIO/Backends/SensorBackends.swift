@@ -6,9 +6,9 @@ import SensorDeviceAccess
 ///
 /// | row | udev devices | finds | reads |
 /// |---|---|---|---|
-/// | ``IIOBackend`` | subsystem `iio`, not triggers | accelerometers, gyroscopes, light, proximity, compass | sysfs attributes on a clock, or the buffer through libiio |
+/// | ``IIOBackend`` | subsystem `iio`, not triggers | accelerometers, gyroscopes, light, proximity, compass, hinge angles | sysfs attributes on a clock, or the buffer through libiio |
 /// | ``InputAccelerometerBackend`` | `input` event nodes, `ID_INPUT_ACCELEROMETER=1` | accelerometers | evdev `EV_ABS` events |
-/// | ``InputSwitchBackend`` | `input` event nodes with `SW_FRONT_PROXIMITY` | proximity | evdev `EV_SW` events |
+/// | ``InputSwitchBackend`` | `input` event nodes with switches in `capabilities/sw` | proximity (`SW_FRONT_PROXIMITY`), the lid and tablet-mode switches | evdev `EV_SW` events |
 /// | ``HwmonLightBackend`` | `hwmon`/`platform` with a `light` attribute | light | sysfs `light` on a clock |
 public enum SensorBackends {
     /// The rows.
@@ -24,9 +24,16 @@ public enum SensorBackends {
     /// call it on an owner thread. A row that cannot enumerate fails the whole discovery (udev
     /// itself is unusable then); a row with nothing to offer returns nothing.
     public static func discover(_ family: SensorFamily) throws(SensorError) -> DiscoveredSensors {
+        try discover([family])
+    }
+
+    /// Every sensor of the `families` the rows find now, each row asked once for all the ones
+    /// it serves (one discovery per hotplug event: ``everything``). Sorted as
+    /// ``discover(_:)-(SensorFamily)`` says. Blocks on libudev: an owner thread.
+    public static func discover(_ families: Set<SensorFamily>) throws(SensorError) -> DiscoveredSensors {
         var found = DiscoveredSensors()
-        for backend in all where backend.families.contains(family) {
-            found.append(try backend.discover(family))
+        for backend in all where !backend.families.isDisjoint(with: families) {
+            found.append(try backend.discover(families))
         }
         found.motion.sort { (SensorChoice.number($0.id), $0.id) < (SensorChoice.number($1.id), $1.id) }
         found.auxiliary.sort { a, b in
@@ -36,6 +43,9 @@ public enum SensorBackends {
         }
         return found
     }
+
+    /// Every family: what the daemon's hotplug handler looks at once per udev event.
+    public static let everything = Set(SensorFamily.allCases)
 
     /// The row that found `sensor`.
     public static func backend(of sensor: SensorDescription) -> (any SensorBackend.Type)? {
