@@ -11,6 +11,12 @@ import Glibc
 /// The Unix-socket server: binds (or adopts a socket from systemd), runs every connection on one
 /// event loop with the ``SubscriptionHub``, and shuts down gracefully.
 ///
+/// That loop is one of SwiftNIO's singleton loops (`MultiThreadedEventLoopGroup.singleton`), the
+/// ones the daemon's tasks run on, not a thread of its own: the hub's work is a few events a
+/// minute and nothing on it blocks (the group database is asked off the loop), and a thread that
+/// only waits cost the daemon its stack, a malloc arena and a kernel stack (issue 37). The
+/// server never shuts that group down.
+///
 /// Contract: ``start(configuration:logger:listeningSocket:onClaimChange:onStateChange:onTopicClaimChange:sensorStatus:)`` returns
 /// once the socket accepts connections (or throws ``ServerError`` with a clear reason). ``shutdown(reason:)``
 /// sends every client `goodbye`, closes all connections and the listener, and removes the socket
@@ -20,16 +26,14 @@ public final class OrientationSocketServer: Sendable {
     /// The configuration in force (a reload replaces the limits; see ``reconfigure(_:)``).
     public var configuration: ServerConfiguration { current.withLock { $0 } }
     private let current: Mutex<ServerConfiguration>
-    private let group: MultiThreadedEventLoopGroup
     private let channel: Channel
     private let socketIdentity: Mutex<(dev: UInt, ino: UInt)?>
     private let logger: Logger
 
-    private init(hub: SubscriptionHub.Handle, configuration: ServerConfiguration, group: MultiThreadedEventLoopGroup,
+    private init(hub: SubscriptionHub.Handle, configuration: ServerConfiguration,
                  channel: Channel, socketIdentity: (dev: UInt, ino: UInt)?, logger: Logger) {
         self.hub = hub
         current = Mutex(configuration)
-        self.group = group
         self.channel = channel
         self.socketIdentity = Mutex(socketIdentity)
         self.logger = logger
@@ -65,8 +69,9 @@ public final class OrientationSocketServer: Sendable {
             descriptor = try SocketPath.bindListening(configuration.socketPath, mode: configuration.socketMode,
                                                       group: configuration.socketGroup, backlog: 512)
         }
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let loop = group.next()
+        // One loop for the listener, every connection and the hub (the bootstrap is given the
+        // loop itself, not the group, so that no connection lands on another).
+        let loop = MultiThreadedEventLoopGroup.singleton.next()
         let boundHub = try await loop.submit {
             let hub = SubscriptionHub(eventLoop: loop, configuration: configuration, privileges: privileges,
                                       logger: logger, onClaimChange: onClaimChange, onStateChange: onStateChange,
@@ -76,7 +81,7 @@ public final class OrientationSocketServer: Sendable {
             if let sensorStatus { hub.setSensorStatus(sensorStatus) }
             return NIOLoopBound(hub, eventLoop: loop)
         }.get()
-        let bootstrap = ServerBootstrap(group: group)
+        let bootstrap = ServerBootstrap(group: loop)
             .serverChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(DescriptorExhaustionHandler(listeningDescriptor: descriptor, logger: logger))
@@ -98,7 +103,6 @@ public final class OrientationSocketServer: Sendable {
         do {
             channel = try await bootstrap.withBoundSocket(descriptor).get()
         } catch {
-            try? await group.shutdownGracefully()
             if listeningSocket == nil {
                 close(descriptor)
                 unlink(configuration.socketPath)
@@ -110,7 +114,7 @@ public final class OrientationSocketServer: Sendable {
         let handle = try await loop.submit { SubscriptionHub.Handle(boundHub.value) }.get()
         logger.info("listening", metadata: ["socket": "\(configuration.socketPath)",
                                             "activation": "\(listeningSocket == nil ? "bound" : "systemd")"])
-        return OrientationSocketServer(hub: handle, configuration: configuration, group: group, channel: channel,
+        return OrientationSocketServer(hub: handle, configuration: configuration, channel: channel,
                                        socketIdentity: identity, logger: logger)
     }
 
@@ -148,7 +152,6 @@ public final class OrientationSocketServer: Sendable {
             return value
         }
         SocketPath.removeIfOurs(configuration.socketPath, identity: identity)
-        try? await group.shutdownGracefully()
         logger.info("socket server stopped", metadata: ["reason": "\(reason)"])
     }
 
