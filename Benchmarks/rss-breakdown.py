@@ -193,7 +193,9 @@ def anonymous_kind(start, end, perms, following, binary_end, stack_pointers):
     return f"anonymous {perms} (mmapped blocks, other)"
 
 
-def breakdown(pid, binary, pages_file=None):
+def breakdown(pid, binary, pages_file=None, mappings_only=False, out=sys.stdout):
+    """Prints where `pid`'s memory is (see the module's comment); `mappings_only`: the first table
+    alone (any program: claimed.py --breakdown prints it for iio-sensor-proxy too)."""
     maps = mappings(pid)
     rss = next(int(l.split()[1]) for l in open(f"/proc/{pid}/status") if l.startswith("VmRSS"))
     binary_real = os.path.realpath(binary)
@@ -233,9 +235,9 @@ def breakdown(pid, binary, pages_file=None):
         entry[1] += fields.get("Pss", 0)
         entry[2] += fields.get("Private_Dirty", 0)
         entry[3] += fields.get("Anonymous", 0)
-    print(f"VmRSS {rss} kB ({rss / 1024:.1f} MiB), {threads} threads, {arenas} malloc thread arenas")
-    print("| mapping | Rss kB | Pss kB | Private_Dirty kB | Anonymous kB |")
-    print("|---|---:|---:|---:|---:|")
+    print(f"VmRSS {rss} kB ({rss / 1024:.1f} MiB), {threads} threads, {arenas} malloc thread arenas", file=out)
+    print("| mapping | Rss kB | Pss kB | Private_Dirty kB | Anonymous kB |", file=out)
+    print("|---|---:|---:|---:|---:|", file=out)
     libs = [0, 0, 0, 0]
     total = [0, 0, 0, 0]
     for kind, values in sorted(kinds.items(), key=lambda kv: -kv[1][0]):
@@ -243,9 +245,11 @@ def breakdown(pid, binary, pages_file=None):
         if kind.startswith("lib: "):
             libs = [l + v for l, v in zip(libs, values)]
         if values[0]:
-            print(f"| {kind} | " + " | ".join(str(v) for v in values) + " |")
-    print("| (all shared libraries) | " + " | ".join(str(v) for v in libs) + " |")
-    print("| (total) | " + " | ".join(str(v) for v in total) + " |")
+            print(f"| {kind} | " + " | ".join(str(v) for v in values) + " |", file=out)
+    print("| (all shared libraries) | " + " | ".join(str(v) for v in libs) + " |", file=out)
+    print("| (total) | " + " | ".join(str(v) for v in total) + " |", file=out)
+    if mappings_only:
+        return
 
     # Who owns the binary's private dirty pages: the relocated read-only data, the written .data
     # and .rodata, and the touched .bss (each page to the module whose symbols cover most of it).
