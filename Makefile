@@ -7,7 +7,9 @@ LOG ?= data/xio-fusion/handheld.log
 # Linked by the toolchain's lld with packed relative relocations (DT_RELR, glibc >= 2.36), without
 # exporting every Swift symbol, and with the functions the daemon runs laid out together
 # (linker/orientationd.order, from `make symbol-order`): the idle daemon is 3–4 MB smaller in
-# memory (docs/PERFORMANCE.md, "Memory").
+# memory (docs/PERFORMANCE.md, "Memory"). The same file lists the data the daemon writes, so that
+# lld puts it together at the front of `.data` and `.bss`: 140 kB fewer private dirty pages
+# (issue 37; docs/PERFORMANCE.md, "Where each MB goes").
 # Identical code folding (`--icf=all`): lld merges functions whose code is byte for byte the same
 # (Swift's generic specialisations give many); 356 KB less, which keeps the package within issue
 # 19's 20,000 KB once light, proximity and compass came (docs/PACKAGING.md). `--icf=safe` saved
@@ -126,8 +128,9 @@ bench-dos: setup
 	Benchmarks/dbus-load.py bench --seconds $(or $(DBUS_SECONDS),20) --report bench-dos-dbus.md .build/release/orientationd
 
 ## Regenerate linker/orientationd.order (the functions the daemon runs, profiled with valgrind's
-## callgrind; scripts/symbol-order.py) and relink with it. Needs valgrind. A stale list only
-## costs memory: run it after large changes and commit the file.
+## callgrind, and the data it writes, read from /proc/PID/mem; scripts/symbol-order.py) and
+## relink with it. Needs valgrind. A stale list only costs memory: run it after large changes and
+## commit the file (`scripts/symbol-order.py --data` refreshes the data part alone, in seconds).
 symbol-order: setup
 	$(RELEASE) --product orientationd
 	scripts/symbol-order.py .build/release/orientationd

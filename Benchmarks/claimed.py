@@ -37,9 +37,11 @@ child ends its own children (bus, daemon, client) and removes its directories ho
 short of SIGKILL (a testbed's finaliser trap: docs/TESTING.md, "A Python testbed").
 
 /usr/bin/python3 on purpose: Debian's, with python3-dbus, python3-gi and gir1.2-umockdev-1.0.
-Internal subcommands: `measure ...` (one run) and `client --address A [--light]` (the claimer).
+Internal subcommands: `measure ...` (one run; with --breakdown it also prints, on stderr, where the
+measured daemon's memory is by mapping: Benchmarks/rss-breakdown.py's first table) and
+`client --address A [--light]` (the claimer).
 """
-import argparse, gc, json, math, os, re, shutil, signal, statistics, struct, subprocess, sys, tempfile, threading, time, traceback
+import argparse, gc, importlib.util, json, math, os, re, shutil, signal, statistics, struct, subprocess, sys, tempfile, threading, time, traceback
 from process_memory import memory, columns as memory_columns, HEADER as MEMORY_HEADER
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -412,6 +414,11 @@ def measure(args):
         elapsed = time.monotonic() - t0
         rss, threads = resident_and_threads(pid)
         kernel_memory = memory(pid)
+        if args.breakdown:  # where that memory is, by mapping (stderr; rss-breakdown.py's first table)
+            spec = importlib.util.spec_from_file_location("rss_breakdown", os.path.join(HERE, "rss-breakdown.py"))
+            rss_breakdown = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(rss_breakdown)
+            rss_breakdown.breakdown(pid, os.path.realpath(f"/proc/{pid}/exe"), mappings_only=True, out=sys.stderr)
         names, ended = per_thread(before, after)
         result = {
             "daemon": args.daemon, "fixture": args.fixture, "light": args.light, "posture": args.posture, "hinge": args.hinge,
@@ -604,6 +611,8 @@ def main():
                             help="orientationd only: add a convertible's base accelerometer and a socket subscriber of the posture topic")
         parser.add_argument("--hinge", action="store_true",
                             help="with --posture: cros-ec's lid angle instead of the base accelerometer")
+        parser.add_argument("--breakdown", action="store_true",
+                            help="also print where the memory is, by mapping (stacks, arenas, binary, libraries), on stderr")
         parsed = parser.parse_args()
         code = 0
         try:

@@ -7,18 +7,24 @@ idle with the socket only, idle with --dbus on a private system-like bus, or --d
 client holding ClaimAccelerometer (python3-dbus; the claim lasts while that connection lives).
 After the warm-up it prints VmRSS and where it is, from /proc/PID/smaps and /proc/PID/pagemap:
 
-- per mapping kind: the binary's segments (code, read-only data, relocated data), every shared
-  library, the heap, thread stacks and other anonymous memory;
+- per mapping kind, with Rss, Pss, Private_Dirty and Anonymous (what the machine cannot reclaim
+  without swap): the binary's segments (code, read-only data, RELRO, the writable segment, the
+  .bss beyond its file), every shared library (with its own .bss), malloc's main arena (brk) and
+  each thread arena (a 64 MiB-aligned heap), each thread's stack by the thread's name (the
+  mapping that holds the stack pointer /proc/PID/task/TID/syscall shows: root), other anonymous
+  memory;
+- who owns the binary's private dirty pages (RELRO, the writable segment, .bss): each page to the
+  module whose data symbols (`nm -S`) cover most of it (issue 37);
 - the binary's resident pages per ELF section;
 - the binary's resident code pages per Swift module (the module of the first function on each
   page, from `nm`: `$s<n><Module>` mangled names; C and C++ symbols as "C/C++").
 
-Usage: Benchmarks/rss-breakdown.py [--dbus] [--claim] [--seconds N] [--pages FILE] [path/to/orientationd]
+Usage: [GLIBC_TUNABLES=...] Benchmarks/rss-breakdown.py [--dbus] [--claim] [--seconds N] [--pages FILE] [path/to/orientationd]
+(GLIBC_TUNABLES is passed to the daemon, e.g. glibc.malloc.arena_max=1, to measure malloc's settings)
 (--pages: also write the file offsets of the resident code pages, one hexadecimal number a line)
 (needs root for pagemap's present bits of file pages only where the kernel hides them; umockdev,
 dbus-daemon, python3-dbus, binutils). --claim implies --dbus; the claim comes 3 s after start, and
-the numbers --seconds after it (default 8: the daemon drops the claim's own pages 5 s into it;
-idle, 5 s after start).
+the numbers --seconds after it (default 8; idle, 5 s after start). The daemon's pages are counted as the kernel keeps them: nothing is dropped.
 """
 import bisect, collections, importlib.util, os, re, struct, subprocess, sys, tempfile, time
 
@@ -53,15 +59,17 @@ def mappings(pid):
     return out
 
 
-def present_pages(pid, start, end):
-    """Virtual addresses of the pages of [start, end) that are mapped in (pagemap bit 63)."""
+def present_pages(pid, start, end, anonymous_only=False):
+    """Virtual addresses of the pages of [start, end) that are mapped in (pagemap bit 63); with
+    `anonymous_only`, only those that are not file pages (bit 61 clear): in a private file mapping,
+    the pages written since the load (relocations, modified data), copies of their own."""
     pages = []
     with open(f"/proc/{pid}/pagemap", "rb") as f:
         f.seek(start // PAGE * 8)
         data = f.read((end - start) // PAGE * 8)
     for k in range(len(data) // 8):
         (entry,) = struct.unpack_from("<Q", data, k * 8)
-        if entry >> 63:
+        if entry >> 63 and not (anonymous_only and entry >> 61 & 1):
             pages.append(start + k * PAGE)
     return pages
 
@@ -85,7 +93,49 @@ def module_of(name):
         length = int(m[1])
         module = m[2][:length]
         return module
+    if name.startswith(("_ZN5swift", "_ZL", "_ZZ", "_ZN12_GLOBAL__N_")) or "swift" in name.lower():
+        return "Swift runtime (C++)"
+    if name.startswith(("_dispatch", "_NSConcrete", "dispatch_")):
+        return "libdispatch"
     return "C/C++"
+
+
+def kinds_label(perms, offset, ours):
+    """The binary's private writable mappings: RELRO (the first writable segment, read-only once
+    relocated) or the writable segment (.data, .rodata made writable, .got.plt, .bss's file part)."""
+    first_writable = min((m[3] for m in ours if m[2] in ("rw-p",) or (m[2] == "r--p" and m[3] != 0)), default=None)
+    return "RELRO (.data.rel.ro)" if offset == first_writable else "writable segment (.data, .rodata, .bss)"
+
+
+def data_symbols(binary):
+    """(address, size, name) of the binary's data objects (.data, .rodata, .data.rel.ro, .bss)."""
+    out = subprocess.run(["nm", "-n", "-S", "--defined-only", binary], capture_output=True, text=True, check=True).stdout
+    result = []
+    for line in out.splitlines():
+        parts = line.split(" ", 3)
+        if len(parts) == 4 and parts[2] in "bBdDrRvV":
+            result.append((int(parts[0], 16), int(parts[1], 16), parts[3]))
+    return result
+
+
+def owners_of_pages(pages, load_bias, symbols):
+    """kB per module of the given pages (virtual addresses): each page counted to the module whose
+    symbols cover most of its bytes ("(no symbol)" where none does: anonymous Swift metadata,
+    string literals, padding)."""
+    starts = [a for a, _, _ in symbols]
+    per_module = collections.Counter()
+    for page in pages:
+        lo, hi = page - load_bias, page - load_bias + PAGE
+        k = max(bisect.bisect_right(starts, lo) - 1, 0)
+        cover = collections.Counter()
+        while k < len(symbols) and symbols[k][0] < hi:
+            a, size, name = symbols[k]
+            overlap = min(a + size, hi) - max(a, lo)
+            if overlap > 0:
+                cover[module_of(name)] += overlap
+            k += 1
+        per_module[cover.most_common(1)[0][0] if cover else "(no symbol)"] += PAGE // 1024
+    return per_module
 
 
 def text_symbols(binary):
@@ -108,50 +158,122 @@ def claim(address):
     return connection
 
 
-def breakdown(pid, binary, pages_file=None):
+HEAP_MAX = 64 << 20  # glibc's HEAP_MAX_SIZE on 64-bit: a thread arena's heap is aligned to it
+
+
+def thread_stack_pointers(pid):
+    """{stack pointer: thread name} of the threads blocked in a system call (all of an idle or
+    still daemon's), from /proc/PID/task/TID/syscall (root: it needs ptrace access)."""
+    result = {}
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            fields = open(f"/proc/{pid}/task/{task}/syscall").read().split()
+            name = open(f"/proc/{pid}/task/{task}/comm").read().strip()
+        except OSError:
+            continue
+        if len(fields) >= 9:
+            result[int(fields[-2], 16)] = name
+    return result
+
+
+def anonymous_kind(start, end, perms, following, binary_end, stack_pointers):
+    """What an anonymous mapping is: a thread's stack (it holds the thread's stack pointer), a
+    malloc arena's heap (a 64 MiB-aligned start with its reserve, ---p, after it), the binary's
+    .bss beyond its last file page (it starts where the binary's mappings end), or another
+    mapping (malloc's mmapped blocks, the Swift runtime's metadata allocator's pages)."""
+    names = sorted(name for sp, name in stack_pointers.items() if start <= sp < end)
+    if names:
+        return "stack: " + ", ".join(names)
+    if start == binary_end:
+        return "binary: .bss beyond the file (anonymous)"
+    if start % HEAP_MAX == 0 and following is not None and following[0] == end and following[2] == "---p":
+        return "malloc arena (a thread's heap)"
+    if perms == "---p":
+        return "anonymous ---p (guard pages, arena reserves)"
+    return f"anonymous {perms} (mmapped blocks, other)"
+
+
+def breakdown(pid, binary, pages_file=None, mappings_only=False, out=sys.stdout):
+    """Prints where `pid`'s memory is (see the module's comment); `mappings_only`: the first table
+    alone (any program: claimed.py --breakdown prints it for iio-sensor-proxy too)."""
     maps = mappings(pid)
     rss = next(int(l.split()[1]) for l in open(f"/proc/{pid}/status") if l.startswith("VmRSS"))
     binary_real = os.path.realpath(binary)
     kinds = collections.OrderedDict()
     threads = len(os.listdir(f"/proc/{pid}/task"))
-    stacks = set()
-    for task in os.listdir(f"/proc/{pid}/task"):
-        try:
-            sp = int(open(f"/proc/{pid}/task/{task}/stat").read().rsplit(")", 1)[1].split()[26])
-        except (OSError, IndexError, ValueError):
-            continue
-        stacks.add(sp)
-    for start, end, perms, offset, path, fields in maps:
-        r = fields.get("Rss", 0)
-        if os.path.realpath(path) == binary_real if path.startswith("/") else False:
+    stack_pointers = thread_stack_pointers(pid)
+    ours = [m for m in maps if m[4].startswith("/") and os.path.realpath(m[4]) == binary_real]
+    binary_end = max(m[1] for m in ours) if ours else None
+    load_bias = next((m[0] for m in ours if m[3] == 0), 0)
+    arenas = 0
+    for k, (start, end, perms, offset, path, fields) in enumerate(maps):
+        following = maps[k + 1] if k + 1 < len(maps) else None
+        if path.startswith("/") and os.path.realpath(path) == binary_real:
             kind = {"r-xp": "binary: code", "r--p": "binary: read-only (headers, rodata, relocations, metadata)",
                     "rw-p": "binary: writable (relro-relocated data, .data, .bss)"}.get(perms, f"binary {perms}")
+            if perms == "r--p" and offset != 0:
+                kind = "binary: RELRO (.data.rel.ro, relocated, then read-only)"
         elif path.startswith("/"):
             kind = "lib: " + os.path.basename(path)
         elif path == "[heap]":
-            kind = "heap (brk)"
+            kind = "heap (brk: malloc's main arena)"
         elif path == "[stack]":
-            kind = "main thread stack"
-        elif path in ("[vvar]", "[vdso]", "[vsyscall]"):
+            kind = "stack: main thread"
+            names = [name for sp, name in stack_pointers.items() if start <= sp < end]
+            if names: kind = "stack: " + ", ".join(sorted(names)) + " (main thread)"
+        elif path in ("[vvar]", "[vdso]", "[vsyscall]", "[vvar_vclock]"):
             kind = "vdso"
-        elif perms == "rw-p":
-            kind = "anonymous rw (thread stacks, malloc arenas, mmapped allocations)"
+        elif k and maps[k - 1][1] == start and maps[k - 1][4].startswith("/") and perms == "rw-p" and maps[k - 1][2] == "rw-p" \
+                and os.path.realpath(maps[k - 1][4]) != binary_real:
+            kind = "lib: " + os.path.basename(maps[k - 1][4])  # the library's .bss beyond its file
         else:
-            kind = f"anonymous {perms}"
-        entry = kinds.setdefault(kind, [0, 0, 0])
-        entry[0] += r
-        entry[1] += fields.get("Private_Dirty", 0)
-        entry[2] += fields.get("Pss", 0)
-    print(f"VmRSS {rss} kB ({rss / 1024:.1f} MiB), {threads} threads")
-    print("| mapping | Rss kB | Private_Dirty kB | Pss kB |")
-    print("|---|---:|---:|---:|")
-    libs = [0, 0, 0]
-    for kind, (r, d, p) in sorted(kinds.items(), key=lambda kv: -kv[1][0]):
+            kind = anonymous_kind(start, end, perms, following, binary_end, stack_pointers)
+            if kind.startswith("malloc arena"):
+                arenas += 1
+        entry = kinds.setdefault(kind, [0, 0, 0, 0])
+        entry[0] += fields.get("Rss", 0)
+        entry[1] += fields.get("Pss", 0)
+        entry[2] += fields.get("Private_Dirty", 0)
+        entry[3] += fields.get("Anonymous", 0)
+    print(f"VmRSS {rss} kB ({rss / 1024:.1f} MiB), {threads} threads, {arenas} malloc thread arenas", file=out)
+    print("| mapping | Rss kB | Pss kB | Private_Dirty kB | Anonymous kB |", file=out)
+    print("|---|---:|---:|---:|---:|", file=out)
+    libs = [0, 0, 0, 0]
+    total = [0, 0, 0, 0]
+    for kind, values in sorted(kinds.items(), key=lambda kv: -kv[1][0]):
+        total = [t + v for t, v in zip(total, values)]
         if kind.startswith("lib: "):
-            libs = [libs[0] + r, libs[1] + d, libs[2] + p]
-        if r:
-            print(f"| {kind} | {r} | {d} | {p} |")
-    print(f"| (all shared libraries) | {libs[0]} | {libs[1]} | {libs[2]} |")
+            libs = [l + v for l, v in zip(libs, values)]
+        if values[0]:
+            print(f"| {kind} | " + " | ".join(str(v) for v in values) + " |", file=out)
+    print("| (all shared libraries) | " + " | ".join(str(v) for v in libs) + " |", file=out)
+    print("| (total) | " + " | ".join(str(v) for v in total) + " |", file=out)
+    if mappings_only:
+        return
+
+    # Who owns the binary's private dirty pages: the relocated read-only data, the written .data
+    # and .rodata, and the touched .bss (each page to the module whose symbols cover most of it).
+    symbols = data_symbols(binary)
+    dirty = collections.OrderedDict()
+    for start, end, perms, offset, path, fields in maps:
+        mine = path.startswith("/") and os.path.realpath(path) == binary_real
+        if mine and "w" not in perms and "RELRO" not in kinds_label(perms, offset, ours):
+            continue
+        if mine:
+            label = kinds_label(perms, offset, ours)
+            pages = present_pages(pid, start, end, anonymous_only=True)
+        elif start == binary_end:
+            label = ".bss beyond the file"
+            pages = present_pages(pid, start, end)
+        else:
+            continue
+        dirty.setdefault(label, collections.Counter()).update(owners_of_pages(pages, load_bias, symbols))
+    for label, per_module in dirty.items():
+        print(f"\n| {label}: dirty pages by owner | kB |")
+        print("|---|---:|")
+        print(f"| (all) | {sum(per_module.values())} |")
+        for name, kb in per_module.most_common(12):
+            print(f"| {name} | {kb} |")
 
     # The binary's resident pages by section, and its code pages by module.
     secs = sections(binary)
@@ -211,6 +333,8 @@ def main():
             f.write(POLLED + bench.AUXILIARY)
         sock = f"{tmp}/d.sock"
         env = {"PATH": "/usr/bin:/bin"}
+        if "GLIBC_TUNABLES" in os.environ:  # e.g. glibc.malloc.arena_max=1, to measure malloc's settings
+            env["GLIBC_TUNABLES"] = os.environ["GLIBC_TUNABLES"]
         bus = None
         extra = []
         if dbus_on:

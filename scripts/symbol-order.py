@@ -17,7 +17,19 @@ ran, keeping only names the binary defines. A stale
 list costs memory, never correctness: lld ignores names it does not find, and code it does not
 list keeps its place after the listed code.
 
+Data too (issue 37): the same file then lists the data objects (`.data`, `.bss`) that the
+daemon writes, found in the release binary run without valgrind, idle (a client's get, a reload)
+and claimed (issue 28's tablet: polled accelerometer, light, D-Bus): every sized symbol whose
+bytes in /proc/PID/mem differ from the file's image (a `.bss` one: from zero), relocated pointers
+included (the loader writes those). lld orders data sections by the same file, so each written
+object's `.data` and `.bss` (one section per object file) go to the front of their output
+section: a page written anywhere is private and dirty for the process's life, and scattered over
+`.bss` and `.data` the written bytes took 520 kB of pages, together 380 kB
+(docs/PERFORMANCE.md, "Where each MB goes").
+
 Usage: scripts/symbol-order.py [path/to/release/orientationd]   (make symbol-order)
+       scripts/symbol-order.py --data [path/to/release/orientationd]   (only the data part,
+       keeping the functions as they are: no valgrind, about half a minute)
 Needs valgrind, umockdev, dbus-daemon, gdbus (libglib2.0-bin) and python3-dbus.
 """
 import datetime, importlib.util, os, re, shutil, signal, socket, subprocess, sys, tempfile, time
@@ -26,7 +38,8 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUTPUT = os.path.join(REPO, "linker", "orientationd.order")
 
 # The umockdev fixture, its feed and the private bus come from the benchmark that measures the
-# same situations.
+# same situations (which import Benchmarks/process_memory.py: their directory goes on the path).
+sys.path.insert(0, os.path.join(REPO, "Benchmarks"))
 _spec = importlib.util.spec_from_file_location("iio_wakeups", os.path.join(REPO, "Benchmarks", "iio-wakeups.py"))
 bench = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(bench)
@@ -185,8 +198,125 @@ def functions_entered(path):
     return names
 
 
+DATA_MARKER = "# Data the daemon writes"
+
+
+def written_data(binary, pid):
+    """Names of the binary's sized `.data` and `.bss` symbols whose bytes in process `pid` differ
+    from the file's image (`.bss`: from zero), in address order."""
+    real = os.path.realpath(binary)
+    bias = None
+    for line in open(f"/proc/{pid}/maps"):
+        fields = line.split()
+        if len(fields) >= 6 and int(fields[2], 16) == 0 and os.path.realpath(fields[5]) == real:
+            bias = int(fields[0].split("-")[0], 16)
+            break
+    if bias is None:
+        raise SystemExit(f"symbol-order: process {pid} does not map {binary}")
+    sections = []
+    for line in subprocess.run(["readelf", "-SW", binary], capture_output=True, text=True, check=True).stdout.splitlines():
+        m = re.match(r"^\s*\[\s*\d+\]\s+(\S+)\s+(\S+)\s+([0-9a-f]+)\s+([0-9a-f]+)\s+([0-9a-f]+)", line)
+        if m and m[1] in (".data", ".bss"):
+            sections.append((m[2], int(m[3], 16), int(m[4], 16), int(m[5], 16)))
+    symbols = []
+    for line in subprocess.run(["nm", "-n", "-S", "--defined-only", binary], capture_output=True, text=True, check=True).stdout.splitlines():
+        parts = line.split(" ", 3)
+        if len(parts) == 4 and parts[2] in "bBdD" and int(parts[1], 16):
+            symbols.append((int(parts[0], 16), int(parts[1], 16), parts[3]))
+    names = []
+    with open(f"/proc/{pid}/mem", "rb") as memory, open(binary, "rb") as image_file:
+        for kind, address, offset, size in sections:
+            memory.seek(bias + address)
+            live = memory.read(size)
+            if kind == "NOBITS":
+                image = bytes(size)
+            else:
+                image_file.seek(offset)
+                image = image_file.read(size)
+            for start, length, name in symbols:
+                if address <= start < address + size:
+                    k = start - address
+                    if live[k:k + length] != image[k:k + length]:
+                        names.append(name)
+    return names
+
+
+def data_runs(binary, tmp):
+    """The data the release binary writes: idle with a client's get and a reload, then claimed
+    as on issue 28's tablet (rss-breakdown.py's fixture, ClaimAccelerometer and ClaimLight)."""
+    env = {"PATH": "/usr/bin:/bin"}
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    names = []
+    sock = f"{tmp}/data-idle.sock"
+    with Running(subprocess.Popen([binary, "--socket", sock], env=env, start_new_session=True, **quiet)) as daemon:
+        wait_for(sock)
+        subscribe(sock, 1)
+        daemon.send_signal(signal.SIGHUP)
+        time.sleep(1)
+        names += written_data(binary, daemon.pid)
+        stop(daemon)
+    with open(f"{tmp}/data-polled.umockdev", "w") as f: f.write(breakdown.POLLED + bench.AUXILIARY)
+    bus, address = bench.private_bus(tmp)
+    try:
+        sock = f"{tmp}/data-claimed.sock"
+        with Running(subprocess.Popen(["umockdev-run", "-d", f"{tmp}/data-polled.umockdev", "--", binary, "--dbus", "--socket", sock],
+                                      env=dict(env, DBUS_SYSTEM_BUS_ADDRESS=address), start_new_session=True, **quiet)) as runner:
+            wait_for(sock)
+            time.sleep(2)
+            import dbus
+            holder = dbus.bus.BusConnection(address)
+            for member in ("ClaimAccelerometer", "ClaimLight"):
+                holder.call_blocking("net.hadess.SensorProxy", "/net/hadess/SensorProxy", "net.hadess.SensorProxy",
+                                     member, "", (), timeout=60)
+            subscribe(sock, 1)
+            time.sleep(5)
+            child = int(open(f"/proc/{runner.pid}/task/{runner.pid}/children").read().split()[0])
+            names += written_data(binary, child)
+            holder.close()
+            stop(runner, child)
+    finally:
+        bus.terminate()
+        bus.wait()
+    ordered, seen = [], set()
+    for name in names:
+        if name not in seen:
+            seen.add(name)
+            ordered.append(name)
+    return ordered
+
+
+def write_order(functions, data, header=None):
+    """The order file: `header` (the function part's comment lines, kept by --data) or a new one."""
+    os.makedirs(os.path.dirname(OUTPUT), exist_ok=True)
+    with open(OUTPUT, "w") as f:
+        f.write(header or (f"# Generated by scripts/symbol-order.py ({datetime.date.today()}): the functions orientationd ran\n"
+                           f"# idle, reloading, replaying, reading a 100 Hz sensor and serving D-Bus, for lld's\n"
+                           f"# --symbol-ordering-file. {len(functions)} names. Regenerate with `make symbol-order`.\n"))
+        for name in functions:
+            f.write(name + "\n")
+        f.write(f"{DATA_MARKER} (.data, .bss; {datetime.date.today()}): idle, reloading and claimed, {len(data)} names,\n"
+                f"# placed first in their output sections so that the pages written are few (issue 37).\n")
+        for name in data:
+            f.write(name + "\n")
+
+
 def main():
-    binary = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(REPO, ".build/release/orientationd"))
+    data_only = "--data" in sys.argv[1:]
+    arguments = [a for a in sys.argv[1:] if a != "--data"]
+    binary = os.path.abspath(arguments[0] if arguments else os.path.join(REPO, ".build/release/orientationd"))
+    if data_only:
+        functions, header = [], ""
+        for line in open(OUTPUT):
+            if line.startswith(DATA_MARKER): break
+            if line.startswith("#") and not functions: header += line
+            elif not line.startswith("#"): functions.append(line.rstrip("\n"))
+        with tempfile.TemporaryDirectory() as tmp:
+            data = data_runs(binary, tmp)
+        if len(data) < 100:
+            raise SystemExit(f"symbol-order: only {len(data)} data symbols written; did the runs start? (nothing written)")
+        write_order(functions, data, header)
+        print(f"symbol-order: {len(functions)} functions kept, {len(data)} data symbols written to {os.path.relpath(OUTPUT, REPO)}")
+        return
     for tool in ("valgrind", "callgrind_control", "umockdev-run", "dbus-daemon", "gdbus", "strip", "nm"):
         if not shutil.which(tool):
             raise SystemExit(f"symbol-order: needs {tool} (sudo apt install valgrind umockdev dbus-daemon libglib2.0-bin binutils)")
@@ -205,16 +335,11 @@ def main():
                 if name in defined and name not in seen:
                     seen.add(name)
                     order.append(name)
+        data = data_runs(binary, tmp)
     if len(order) < 1000:
         raise SystemExit(f"symbol-order: only {len(order)} functions seen; did the runs start? (nothing written)")
-    os.makedirs(os.path.dirname(OUTPUT), exist_ok=True)
-    with open(OUTPUT, "w") as f:
-        f.write(f"# Generated by scripts/symbol-order.py ({datetime.date.today()}): the functions orientationd ran\n"
-                f"# idle, reloading, replaying, reading a 100 Hz sensor and serving D-Bus, for lld's\n"
-                f"# --symbol-ordering-file. {len(order)} names. Regenerate with `make symbol-order`.\n")
-        for name in order:
-            f.write(name + "\n")
-    print(f"symbol-order: {len(order)} functions written to {os.path.relpath(OUTPUT, REPO)}")
+    write_order(order, data)
+    print(f"symbol-order: {len(order)} functions and {len(data)} data symbols written to {os.path.relpath(OUTPUT, REPO)}")
 
 
 if __name__ == "__main__":

@@ -11,6 +11,12 @@ import Glibc
 /// The Unix-socket server: binds (or adopts a socket from systemd), runs every connection on one
 /// event loop with the ``SubscriptionHub``, and shuts down gracefully.
 ///
+/// That loop is one of SwiftNIO's singleton loops (`MultiThreadedEventLoopGroup.singleton`), the
+/// ones the daemon's tasks run on, not a thread of its own: the hub's work is a few events a
+/// minute and nothing on it blocks (the group database is asked off the loop), and a thread that
+/// only waits cost the daemon its stack, a malloc arena and a kernel stack (issue 37). The
+/// server never shuts that group down.
+///
 /// Contract: ``start(configuration:logger:listeningSocket:onClaimChange:onStateChange:onTopicClaimChange:sensorStatus:)`` returns
 /// once the socket accepts connections (``prepare(configuration:logger:listeningSocket:sensorStatus:)`` then ``listen(_:onClaimChange:onStateChange:onTopicClaimChange:)``
 /// in two steps, for a daemon that wires its sensors to the hub in between) (or throws ``ServerError`` with a clear reason). ``shutdown(reason:)``
@@ -21,16 +27,14 @@ public final class OrientationSocketServer: Sendable {
     /// The configuration in force (a reload replaces the limits; see ``reconfigure(_:)``).
     public var configuration: ServerConfiguration { current.withLock { $0 } }
     private let current: Mutex<ServerConfiguration>
-    private let group: MultiThreadedEventLoopGroup
     private let channel: Channel
     private let socketIdentity: Mutex<(dev: UInt, ino: UInt)?>
     private let logger: Logger
 
-    private init(hub: SubscriptionHub.Handle, configuration: ServerConfiguration, group: MultiThreadedEventLoopGroup,
+    private init(hub: SubscriptionHub.Handle, configuration: ServerConfiguration,
                  channel: Channel, socketIdentity: (dev: UInt, ino: UInt)?, logger: Logger) {
         self.hub = hub
         current = Mutex(configuration)
-        self.group = group
         self.channel = channel
         self.socketIdentity = Mutex(socketIdentity)
         self.logger = logger
@@ -44,16 +48,15 @@ public final class OrientationSocketServer: Sendable {
         /// The hub: publish to it from now on.
         public let hub: SubscriptionHub.Handle
         let boundHub: NIOLoopBound<SubscriptionHub>
-        let group: MultiThreadedEventLoopGroup
         let configuration: ServerConfiguration
         let listeningSocket: Int32?
         let logger: Logger
 
         /// Gives the server up (a start that failed after ``OrientationSocketServer/prepare(configuration:logger:listeningSocket:sensorStatus:)``):
-        /// the hub's loop ends. No socket was bound yet; systemd's is left as it is.
-        public func abandon() async {
-            try? await group.shutdownGracefully()
-        }
+        /// no socket was bound yet (systemd's is left as it is), and the hub's loop is a
+        /// singleton loop the server never shuts down, so nothing outlives the hub but memory
+        /// that goes with it. Kept so that a caller need not know that.
+        public func abandon() async {}
     }
 
     /// Binds and starts accepting: ``prepare(configuration:logger:listeningSocket:sensorStatus:)``
@@ -83,8 +86,8 @@ public final class OrientationSocketServer: Sendable {
     public static func prepare(configuration: ServerConfiguration, logger: Logger, listeningSocket: Int32? = nil,
                                sensorStatus: SensorStatus? = nil) async throws -> Prepared {
         let privileges = try await Self.privileges(configuration)
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let loop = group.next()
+        // One of the singleton loops the daemon's tasks run on (see the type's doc).
+        let loop = MultiThreadedEventLoopGroup.singleton.next()
         let (boundHub, handle) = try await loop.submit {
             let hub = SubscriptionHub(eventLoop: loop, configuration: configuration, privileges: privileges, logger: logger,
                                       onClaimChange: { _ in })
@@ -92,7 +95,7 @@ public final class OrientationSocketServer: Sendable {
             if let sensorStatus { hub.setSensorStatus(sensorStatus) }
             return (NIOLoopBound(hub, eventLoop: loop), SubscriptionHub.Handle(hub))
         }.get()
-        return Prepared(hub: handle, boundHub: boundHub, group: group, configuration: configuration,
+        return Prepared(hub: handle, boundHub: boundHub, configuration: configuration,
                         listeningSocket: listeningSocket, logger: logger)
     }
 
@@ -128,7 +131,9 @@ public final class OrientationSocketServer: Sendable {
             await prepared.abandon()
             throw error
         }
-        let bootstrap = ServerBootstrap(group: prepared.group)
+        // One loop for the listener, every connection and the hub (the bootstrap is given the
+        // loop itself, not the group, so that no connection lands on another).
+        let bootstrap = ServerBootstrap(group: boundHub.eventLoop)
             .serverChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(DescriptorExhaustionHandler(listeningDescriptor: descriptor, logger: logger))
@@ -161,7 +166,7 @@ public final class OrientationSocketServer: Sendable {
         let identity = listeningSocket == nil ? SocketPath.identity(configuration.socketPath) : nil
         logger.info("listening", metadata: ["socket": "\(configuration.socketPath)",
                                             "activation": "\(listeningSocket == nil ? "bound" : "systemd")"])
-        return OrientationSocketServer(hub: prepared.hub, configuration: configuration, group: prepared.group, channel: channel,
+        return OrientationSocketServer(hub: prepared.hub, configuration: configuration, channel: channel,
                                        socketIdentity: identity, logger: logger)
     }
 
@@ -199,7 +204,6 @@ public final class OrientationSocketServer: Sendable {
             return value
         }
         SocketPath.removeIfOurs(configuration.socketPath, identity: identity)
-        try? await group.shutdownGracefully()
         logger.info("socket server stopped", metadata: ["reason": "\(reason)"])
     }
 

@@ -14,8 +14,9 @@ import OrientationDaemon
 /// (docs/PERFORMANCE.md, "An idle daemon"). Here every task runs on SwiftNIO's singleton event
 /// loops instead, and the daemon's timers wait on those loops too (``Sleeper/onEventLoops``):
 /// idle, nothing wakes. Two loops: the daemon's own work is light (sensor readers, the udev
-/// monitor and the D-Bus connection have threads of their own; the socket server has its own
-/// loop), and nothing it runs as a task may block, as on any executor.
+/// monitor and the D-Bus connection have threads of their own; the socket server and its hub
+/// take one of these two loops, issue 37), and nothing it runs as a task may block, as on any
+/// executor.
 ///
 /// Signals take no detour through libdispatch either: they are blocked before any other thread
 /// exists, and the main thread, which has nothing else to do, takes them one by one

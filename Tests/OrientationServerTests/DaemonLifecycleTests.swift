@@ -91,6 +91,24 @@ import TestSupport
         #expect(daemon.terminate() == 0, "\(daemon.stderr)")
     }
 
+    /// The socket server runs on SwiftNIO's singleton loops, the daemon's executor, not on a loop
+    /// thread of its own (issue 37: a thread that only waited, with its stack, malloc arena and
+    /// kernel stack). With a subscriber served, the daemon's only NIO threads are the two
+    /// `NIO-SGLTN` loops; before, the server's `NIO-ELT` was a third.
+    @Test func theSocketServerHasNoThreadOfItsOwn() throws {
+        let dir = temporaryDirectory()
+        let socket = dir + "/d.sock"
+        let daemon = try ChildProcess([Build.orientationd, "--replay", Build.recording, "--speed", "20", "--socket", socket], directory: dir)
+        #expect(waitForSocket(socket))
+        let client = try TestSocket.subscriber(socket)
+        let served = client.readLine(timeout: 10) { $0.contains("\"type\":\"orientation\"") }
+        #expect(served != nil, "the subscriber was served: \(daemon.stderr)")
+        let loops = threadNames(daemon.pid).filter { $0.hasPrefix("NIO-") }
+        #expect(loops.count == 2 && loops.allSatisfy { $0.hasPrefix("NIO-SGLTN") }, "\(loops)")
+        #expect(daemon.terminate() == 0, "\(daemon.stderr)")
+        #expect(client.readLine(timeout: 5) { $0.contains("\"type\":\"goodbye\"") } != nil)
+    }
+
     /// SIGTERM the moment the socket appears, before the service group may run: still a graceful
     /// exit (status 0, socket removed), never death by signal (make test-repeat caught it: 143).
     @Test func sigtermDuringStartupIsStillGraceful() throws {
