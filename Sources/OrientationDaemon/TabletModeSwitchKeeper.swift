@@ -22,16 +22,16 @@ import Synchronization
 ///
 /// Contract:
 /// - **Never beside a real switch.** A tablet-mode switch is real when any input device but ours
-///   lists `SW_TABLET_MODE` in `capabilities/sw` (``InputSwitchDiscovery/realTabletModeSwitches()``).
+///   lists `SW_TABLET_MODE` in `capabilities/sw` (``DiscoveredSensors/realTabletModeSwitches``).
 ///   Looked for before creating ours and again at every udev event (intel-hid adds its switch at
 ///   the first fold): when one appears, ours is destroyed and the claim released.
-/// - **Off by default; turned off by the key.** ``update(enabled:present:)`` with `false` (a
+/// - **Off by default; turned off by the key.** ``update(enabled:present:switches:)`` with `false` (a
 ///   reload) destroys it; the kernel destroys it too when the process exits.
 /// - While the posture is `unknown` the switch keeps its last state (created: 0, laptop mode).
 /// - Nothing here is fatal: a device that cannot be created (no `uinput` module, the unit's
 ///   device policy) is logged once per reason, and the desktop behaves as before; it is tried
 ///   again at the next udev event or reload.
-/// - ``update(enabled:present:)`` looks for the machine's own switches (udev enumeration blocks:
+/// - ``update(enabled:present:switches:)`` looks for the machine's own switches (udev enumeration blocks:
 ///   call it on an owner thread, the udev monitor's or `OwnerThread.run`); one look at a time,
 ///   each on the latest values, so callers on several threads leave it matching the last of
 ///   them (issue 36). ``postureChanged(_:)`` writes one non-blocking event; any thread.
@@ -81,7 +81,7 @@ public final class TabletModeSwitchKeeper: Sendable {
         loop.withLock { $0 = task }
     }
 
-    /// Whether `tablet-mode-switch` is on (as last given to ``update(enabled:present:)``).
+    /// Whether `tablet-mode-switch` is on (as last given to ``update(enabled:present:switches:)``).
     public var enabled: Bool { inner.withLock { $0.enabled } }
 
     /// Whether orientationd's switch exists now.
@@ -137,7 +137,7 @@ public final class TabletModeSwitchKeeper: Sendable {
         }
     }
 
-    /// One pass of ``update(enabled:present:)`` on the values it took.
+    /// One pass of ``update(enabled:present:switches:)`` on the values it took.
     private func look(enabled: Bool, present: Bool, switches: [InputSwitchDevice]?) {
         // Off: nothing to look for (an idle daemon enumerates nothing more).
         var real: [InputSwitchDevice]? = nil

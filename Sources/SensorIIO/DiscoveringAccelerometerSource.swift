@@ -75,7 +75,7 @@ public final class DiscoveringAccelerometerSource: SensorSource {
     }
 
     /// ``presenceOnCallingThread()`` from what a discovery through the backend table found
-    /// (``SensorBackends/discover(_:)-(Set<SensorFamily>)``): the daemon's hotplug handler makes
+    /// (``SensorBackends/discover(_:)``): the daemon's hotplug handler makes
     /// one per udev event and hands it to every sensor. Reads nothing.
     public func presence(in found: DiscoveredSensors) -> (accelerometer: Bool, posture: Bool) {
         let planned = plan(settings: settings, sensors: found.motion)

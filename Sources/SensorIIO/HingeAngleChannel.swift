@@ -4,7 +4,7 @@ import SensorDeviceAccess
 
 /// A kernel IIO channel that reports a convertible's hinge (lid) angle itself (issue 30), so
 /// the angle need not be computed from two accelerometers: found through libudev
-/// (``channels()``) and read by ``HingeAngleReader``. Degrees as the posture detector counts
+/// (the IIO row of the backend table, ``SensorBackends/discover(_:)`` with `.hinge`) and read by ``HingeAngleReader``. Degrees as the posture detector counts
 /// them: 0 closed, about 110 as a laptop, 180 flat, 360 folded back.
 ///
 /// Only the two drivers the kernel has for this are taken, by their IIO device names; other
@@ -97,18 +97,5 @@ public struct HingeAngleChannel: Sendable, Hashable {
             return HingeAngleChannel(id: id, sysfsPath: sysfsPath, driver: driver, rawAttribute: channel + "_raw", scale: scale,
                                      offset: offset, unusableReason: reason)
         }
-    }
-
-    /// The hinge-angle channels of this machine, through libudev (blocking: call on an owner thread).
-    public static func channels() throws(SensorError) -> [HingeAngleChannel] {
-        var result: [HingeAngleChannel] = []
-        try UdevEnumeration.forEachDevice(subsystems: ["iio"]) { device in
-            guard let id = udev_device_get_sysname(device).map({ String(cString: $0) }),
-                  let path = udev_device_get_syspath(device).map({ String(cString: $0) }),
-                  let name = UdevEnumeration.attribute(device, "name"),
-                  let channel = describe(id: id, sysfsPath: path, name: name) else { return }
-            result.append(channel)
-        }
-        return result
     }
 }

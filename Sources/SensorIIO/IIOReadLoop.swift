@@ -18,12 +18,7 @@ struct IIOReadLoop: Sendable {
     // MARK: - The reader thread
 
     func run(_ owner: OwnerThread) {
-        do {
-            try read(owner)
-            delivery.finish()
-        } catch {
-            delivery.finish(throwing: error)
-        }
+        delivery.finish { try read(owner) }
     }
 
     struct Axis {

@@ -30,12 +30,7 @@ struct EvdevReadLoop: Sendable {
     static let peerCountsPerG = 256.0
 
     func run(_ owner: OwnerThread) {
-        do {
-            try read(owner)
-            delivery.finish()
-        } catch {
-            delivery.finish(throwing: error)
-        }
+        delivery.finish { try read(owner) }
     }
 
     private func read(_ owner: OwnerThread) throws(SensorError) {

@@ -3,7 +3,9 @@ import SensorDeviceAccess
 
 /// Finds input switches through libudev (issue 30): the lid switch (`SW_LID`), a real
 /// tablet-mode switch (`SW_TABLET_MODE`, so that orientationd never adds its own beside one)
-/// and, for ``EvdevProximitySwitch``, `SW_FRONT_PROXIMITY`.
+/// and `SW_FRONT_PROXIMITY` (a proximity sensor). The input-switch row of the backend table
+/// (SensorIIO's `InputSwitchBackend`) calls it; everything else asks the table (issue 36), whose
+/// `DiscoveredSensors` says which is the lid, which a real tablet-mode switch.
 ///
 /// How: every `input` device named `event*` with a device node, whose parent input device
 /// lists the switch in `capabilities/sw` (``InputCapabilityBitmap``). The udev property
@@ -21,24 +23,6 @@ import SensorDeviceAccess
 ///   x360s). It still counts as real: a user who wants orientationd's instead disables the
 ///   driver's (or hides it with a udev rule).
 public enum InputSwitchDiscovery {
-    /// The event nodes whose device has switch `code`, in udev's order.
-    public static func devices(with code: InputSwitchCode) throws(SensorError) -> [InputSwitchDevice] {
-        try allSwitchDevices().filter { $0.has(code) }
-    }
-
-    /// The lid switches (`SW_LID`): usually one, ACPI's `Lid Switch` (PNP0C0D); some machines
-    /// also have a GPIO or EC one.
-    public static func lidSwitches() throws(SensorError) -> [InputSwitchDevice] {
-        try devices(with: .lid)
-    }
-
-    /// The tablet-mode switches (`SW_TABLET_MODE`) other than orientationd's own
-    /// (``InputSwitchDevice/isOrientationdTabletModeSwitch``): when this is not empty, the
-    /// machine has a tablet-mode switch and orientationd must not add one.
-    public static func realTabletModeSwitches() throws(SensorError) -> [InputSwitchDevice] {
-        try devices(with: .tabletMode).filter { !$0.isOrientationdTabletModeSwitch }
-    }
-
     /// Every event node of an input device with at least one switch.
     public static func allSwitchDevices() throws(SensorError) -> [InputSwitchDevice] {
         var result: [InputSwitchDevice] = []

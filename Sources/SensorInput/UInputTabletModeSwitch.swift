@@ -11,7 +11,7 @@ import Synchronization
 ///
 /// **Opt-in**, by the contract its owner keeps (the daemon's `TabletModeSwitchKeeper`): only with
 /// `[posture] tablet-mode-switch = true` in the configuration, and never where the machine has a
-/// tablet-mode switch of its own (``InputSwitchDiscovery/realTabletModeSwitches()`` not empty:
+/// tablet-mode switch of its own (SensorIIO's `DiscoveredSensors.realTabletModeSwitches` not empty:
 /// checked before creating it and again on each udev `add` of an input device, since intel-hid
 /// adds its switch at the first fold). **To turn it off**, set the key to `false` (or remove it)
 /// and reload or restart orientationd: the device is destroyed (``close()``), and the kernel

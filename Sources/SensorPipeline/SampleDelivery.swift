@@ -35,4 +35,15 @@ public struct SampleDelivery: Sendable {
     public func finish(throwing error: Error? = nil) {
         if let error { continuation.finish(throwing: error) } else { continuation.finish() }
     }
+
+    /// Runs a reader thread's whole read, `read`, and ends the stream as it ended: normally, or
+    /// failed with what it threw (every reader's thread body).
+    public func finish(after read: () throws -> Void) {
+        do {
+            try read()
+            finish()
+        } catch {
+            finish(throwing: error)
+        }
+    }
 }

@@ -31,7 +31,7 @@ extension SensorIIOIntegrationTests {
             Self.hidHinge(3, hinge: "101", scale: nil),
         ]
         for device in devices { try testbed.add(device.description) }
-        let channels = try HingeAngleChannel.channels()
+        let channels = try SensorBackends.discover([.hinge]).hinges
         #expect(channels.map(\.id) == ["iio:device0", "iio:device1", "iio:device3"])
         #expect(channels.map(\.driver) == [.crosECLidAngle, .hidHinge, .hidHinge])
         #expect(channels.map(\.rawAttribute) == ["in_angl_raw", "in_angl0_raw", "in_angl0_raw"])
@@ -45,7 +45,7 @@ extension SensorIIOIntegrationTests {
         let testbed = Testbed()
         let device = Self.crosECLidAngle(0, raw: "110")
         try testbed.add(device.description)
-        let channel = try #require(try HingeAngleChannel.channels().first)
+        let channel = try #require(try SensorBackends.discover([.hinge]).hinges.first)
         let readings = AwaitedLog<HingeAngleReader.Reading>()
         let reader = HingeAngleReader(channel: channel, period: 0.02, onReading: { readings.append($0); return nil }, onEnd: { _ in })
         let started = monotonicNow()
@@ -65,7 +65,7 @@ extension SensorIIOIntegrationTests {
         let testbed = Testbed()
         let device = Self.hidHinge(0, hinge: "101")
         try testbed.add(device.description)
-        let channel = try #require(try HingeAngleChannel.channels().first)
+        let channel = try #require(try SensorBackends.discover([.hinge]).hinges.first)
         let readings = AwaitedLog<HingeAngleReader.Reading>()
         let reader = HingeAngleReader(channel: channel, period: 0.02, onReading: { readings.append($0); return nil }, onEnd: { _ in })
         try reader.start()
@@ -81,7 +81,7 @@ extension SensorIIOIntegrationTests {
         let testbed = Testbed()
         let device = Self.crosECLidAngle(0, raw: "110")
         try testbed.add(device.description)
-        let channel = try #require(try HingeAngleChannel.channels().first)
+        let channel = try #require(try SensorBackends.discover([.hinge]).hinges.first)
         let readings = AwaitedLog<HingeAngleReader.Reading>()
         let reader = HingeAngleReader(channel: channel, period: 0.02, onReading: { readings.append($0); return 60 }, onEnd: { _ in })
         try reader.start()
@@ -102,7 +102,7 @@ extension SensorIIOIntegrationTests {
         let testbed = Testbed()
         let device = Self.crosECLidAngle(0, raw: "110")
         try testbed.add(device.description)
-        let channel = try #require(try HingeAngleChannel.channels().first)
+        let channel = try #require(try SensorBackends.discover([.hinge]).hinges.first)
         let readings = AwaitedLog<HingeAngleReader.Reading>()
         let ended = AwaitedLog<String?>()
         let reader = HingeAngleReader(channel: channel, period: 0.02, onReading: { readings.append($0); return nil }, onEnd: { ended.append($0) })

@@ -21,7 +21,7 @@ extension SensorIIOIntegrationTests {
         let all = try InputSwitchDiscovery.allSwitchDevices()
         #expect(all.map(\.id).sorted() == ["event0", "event1", "event2", "event3", "event4"])
 
-        let lids = try InputSwitchDiscovery.lidSwitches()
+        let lids = try SensorBackends.discover([.switches]).switches.filter { $0.has(.lid) }
         #expect(lids.map(\.id) == ["event0"])
         let lid = try #require(lids.first)
         #expect(lid.node == "/dev/input/event0" && lid.name == "Lid Switch" && lid.phys == "PNP0C0D/button/input0")
@@ -29,11 +29,11 @@ extension SensorIIOIntegrationTests {
         #expect(lid.properties["ID_INPUT_SWITCH"] == "1")
 
         // Ours has SW_TABLET_MODE but is not a real switch; intel-hid's is.
-        #expect(try InputSwitchDiscovery.devices(with: .tabletMode).map(\.id).sorted() == ["event2", "event3"])
-        let real = try InputSwitchDiscovery.realTabletModeSwitches()
+        #expect(try SensorBackends.discover([.switches]).switches.filter { $0.has(.tabletMode) }.map(\.id).sorted() == ["event2", "event3"])
+        let real = try SensorBackends.discover([.switches]).realTabletModeSwitches
         #expect(real.map(\.id) == ["event3"])
         #expect(real.first?.name == "Intel HID switches" && real.first?.phys == nil && real.first?.busType == 0x19)
-        #expect(try InputSwitchDiscovery.devices(with: .lid).contains { $0.isOrientationdTabletModeSwitch } == false)
+        #expect(try SensorBackends.discover([.switches]).switches.filter { $0.has(.lid) }.contains { $0.isOrientationdTabletModeSwitch } == false)
 
         // The proximity switch is still found through the shared discovery, and only it.
         #expect(try AuxiliaryDiscovery.sensors().map { "\($0.id) \($0.kind)" } == ["event4 proximity"])
@@ -45,7 +45,7 @@ extension SensorIIOIntegrationTests {
                        FakeInputSwitch.namesake(3)] {
             try testbed.add(device.description)
         }
-        let real = try InputSwitchDiscovery.realTabletModeSwitches()
+        let real = try SensorBackends.discover([.switches]).realTabletModeSwitches
         #expect(real.map(\.id).sorted() == ["event1", "event2", "event3"],
                 "intel-vbtn's, another program's uinput switch, and one with our name alone")
         #expect(real.first { $0.id == "event1" }?.switches.bits == [1, 5], "SW_TABLET_MODE and SW_DOCK")
@@ -55,8 +55,8 @@ extension SensorIIOIntegrationTests {
     @Test func aMachineWithOnlyALidHasNoRealTabletModeSwitch() throws {
         let testbed = Testbed()
         try testbed.add(FakeInputSwitch.acpiLid(0).description)
-        #expect(try InputSwitchDiscovery.realTabletModeSwitches().isEmpty)
-        #expect(try InputSwitchDiscovery.lidSwitches().count == 1)
+        #expect(try SensorBackends.discover([.switches]).realTabletModeSwitches.isEmpty)
+        #expect(try SensorBackends.discover([.switches]).switches.filter { $0.has(.lid) }.count == 1)
     }
 
     /// The lid switch as the posture detector will take it: shut at open (EVIOCGSW answers 1),

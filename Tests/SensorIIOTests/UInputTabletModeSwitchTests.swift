@@ -86,9 +86,9 @@ struct UInputTabletModeSwitchTests {
         let node = try UInputAccess.deviceNode(event: event.name, dev: event.dev)
 
         // Discovery through the real libudev: ours, and not a real switch.
-        let found = try InputSwitchDiscovery.devices(with: .tabletMode).filter { $0.id == event.name }
+        let found = try SensorBackends.discover([.switches]).switches.filter { $0.has(.tabletMode) }.filter { $0.id == event.name }
         #expect(found.count == 1 && found.first?.isOrientationdTabletModeSwitch == true)
-        #expect(!(try InputSwitchDiscovery.realTabletModeSwitches()).contains { $0.id == event.name })
+        #expect(!(try SensorBackends.discover([.switches]).realTabletModeSwitches).contains { $0.id == event.name })
 
         let fd = open(node, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         try #require(fd >= 0, "open \(node): \(String(cString: strerror(errno)))")

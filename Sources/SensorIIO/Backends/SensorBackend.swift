@@ -30,7 +30,7 @@ public protocol SensorBackend: Sendable {
     static func discover(_ family: SensorFamily) throws(SensorError) -> DiscoveredSensors
 
     /// The sensors of every family in `families` (those it serves), found in one pass where the
-    /// row can (the default asks ``discover(_:)-(SensorFamily)`` once per family).
+    /// row can (the default asks ``discover(_:)`` once per family).
     static func discover(_ families: Set<SensorFamily>) throws(SensorError) -> DiscoveredSensors
 
     /// How the accelerometer `opening.sensor` (one this backend discovered) is read for

@@ -29,7 +29,7 @@ public enum SensorBackends {
 
     /// Every sensor of the `families` the rows find now, each row asked once for all the ones
     /// it serves (one discovery per hotplug event: ``everything``). Sorted as
-    /// ``discover(_:)-(SensorFamily)`` says. Blocks on libudev: an owner thread.
+    /// ``discover(_:)`` says. Blocks on libudev: an owner thread.
     public static func discover(_ families: Set<SensorFamily>) throws(SensorError) -> DiscoveredSensors {
         var found = DiscoveredSensors()
         for backend in all where !backend.families.isDisjoint(with: families) {
