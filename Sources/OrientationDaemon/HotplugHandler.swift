@@ -37,17 +37,19 @@ struct HotplugHandler: Sendable {
     func handle(_ event: UdevMonitor.Event) {
         logger.info("udev event", metadata: ["action": "\(event.action)", "device": "\(event.device)"])
         guard ["add", "remove", "change"].contains(event.action) else { return }
-        let found: DiscoveredSensors
+        let found: DiscoveredSensors?
         do {
             found = try SensorBackends.discover(SensorBackends.everything)
         } catch {
+            // What the event changed is then unknown; the display is still reopened (its own
+            // open finds its sensor anew), and everything else keeps what it had.
             logger.warning("cannot discover the sensors after a udev event", metadata: ["error": "\(error)"])
-            return
+            found = nil
         }
-        auxiliary?.use(found.auxiliary, removed: event.action == "remove" ? event.device : nil)
+        if let found { auxiliary?.use(found.auxiliary, removed: event.action == "remove" ? event.device : nil) }
         guard event.subsystem != "hwmon" else { return }
         if !event.isInputSwitch { pipeline.restart() }
-        guard let discovering = pipeline.source as? DiscoveringAccelerometerSource else { return }
+        guard let found, let discovering = pipeline.source as? DiscoveringAccelerometerSource else { return }
         let (present, convertible) = discovering.presence(in: found)
         status.present(present)
         bus?.publish { $0.hasAccelerometer = present }

@@ -113,8 +113,7 @@ public final class SensorPipeline: Sendable {
             return current != configuration
         }
         guard changed else { return }
-        reopenReason.withLock { $0 = "new detector settings" }
-        sensor.restart()
+        restart(reason: "new detector settings")
     }
 
     /// Thread-safe: records that someone listens (`true`) or nobody does (`false`), as
@@ -126,7 +125,14 @@ public final class SensorPipeline: Sendable {
     /// Thread-safe: if the sensor is open, close and reopen it now (a sensor appeared, or its
     /// properties such as the mount matrix changed); also cuts short a retry's wait.
     public func restart() {
-        reopenReason.withLock { $0 = "hotplug" }
+        restart(reason: "hotplug")
+    }
+
+    /// Restarts, saying why in the log when an open sensor is reopened (a closed one opens at
+    /// the next claim as a fresh open, and says nothing of it).
+    private func restart(reason: String) {
+        let open = sensor.status.isOpen
+        reopenReason.withLock { $0 = open ? reason : nil }
         sensor.restart()
     }
 
