@@ -1,4 +1,3 @@
-import SensorLifecycle
 import Synchronization
 
 /// One sensor's lifecycle as the daemon serves it, whatever its kind (issue 36): who claims it,
