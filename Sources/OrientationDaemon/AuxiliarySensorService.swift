@@ -59,7 +59,6 @@ public final class AuxiliarySensorService: Sendable {
     private let logger: Logger
     private let onChange: @Sendable (AuxiliarySensorState) -> Void
     private let callbacks = CallbackQueue()
-    private let loop: Mutex<Task<Void, Never>?> = Mutex(nil)
 
     init(kind: AuxiliarySensorKind, logger: Logger, sleeper: Sleeper = .task, releaseDelay: Double = SensorPipeline.defaultReleaseDelay,
          onChange: @escaping @Sendable (AuxiliarySensorState) -> Void) {
@@ -68,10 +67,7 @@ public final class AuxiliarySensorService: Sendable {
         self.onChange = onChange
         lifecycle = ClaimedSensor(releaseDelay: releaseDelay, present: false, sleeper: sleeper)
         inner = Mutex(Inner(state: AuxiliarySensorState(kind: kind)))
-        let task = Task { [lifecycle] in
-            await lifecycle.run { [weak self] generation in await self?.read(generation: generation) ?? .closed }
-        }
-        loop.withLock { $0 = task }
+        lifecycle.start { [weak self] generation in await self?.read(generation: generation) ?? .closed }
     }
 
     /// The state now (`present` and the last reading).
@@ -137,8 +133,7 @@ public final class AuxiliarySensorService: Sendable {
 
     /// Closes the sensor and waits for its reader's thread to end (shutdown).
     func stop() async {
-        lifecycle.finish()
-        await loop.withLock { $0 }?.value
+        await lifecycle.stop()
         inner.withLock { inner in release(&inner) }
         callbacks.drain()
     }

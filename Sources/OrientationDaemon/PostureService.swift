@@ -80,7 +80,6 @@ public final class PostureService: Sendable {
     private let sleeper: Sleeper
     private let onChange: @Sendable (PostureState) -> Void
     private let callbacks = CallbackQueue()
-    private let loop: Mutex<Task<Void, Never>?> = Mutex(nil)
 
     /// - Parameters:
     ///   - source: finds the base accelerometer and opens it.
@@ -107,10 +106,7 @@ public final class PostureService: Sendable {
         let pace = PostureReadingPace(governor: rateGovernor ?? source.rateGovernor, pairingWindow: configuration.pairingWindow)
         inner = Mutex(Inner(detector: detector, merger: PostureSampleMerger(maximumLag: configuration.pairingWindow), pace: pace))
         self.lifecycle = lifecycle ?? ClaimedSensor(releaseDelay: releaseDelay, present: false, sleeper: sleeper)
-        let task = Task { [lifecycle = self.lifecycle] in
-            await lifecycle.run { [weak self] generation in await self?.run(generation: generation) ?? .closed }
-        }
-        loop.withLock { $0 = task }
+        self.lifecycle.start { [weak self] generation in await self?.run(generation: generation) ?? .closed }
     }
 
     /// The state now.
@@ -170,8 +166,7 @@ public final class PostureService: Sendable {
 
     /// Closes the sensors and waits for the base reader's end (shutdown).
     public func stop() async {
-        lifecycle.finish()
-        await loop.withLock { $0 }?.value
+        await lifecycle.stop()
         callbacks.drain()
     }
 

@@ -65,7 +65,6 @@ public final class TabletModeSwitchKeeper: Sendable {
     private let logger: Logger
     private let path: String
     private let setClaimed: @Sendable (Bool) -> Void
-    private let loop: Mutex<Task<Void, Never>?> = Mutex(nil)
 
     /// - Parameters:
     ///   - path: the uinput node (tests point it elsewhere).
@@ -75,10 +74,7 @@ public final class TabletModeSwitchKeeper: Sendable {
         self.path = path
         self.setClaimed = setClaimed
         lifecycle = ClaimedSensor(releaseDelay: 0, present: false)
-        let task = Task { [lifecycle] in
-            await lifecycle.run { [weak self] generation in await self?.keep() ?? .closed }
-        }
-        loop.withLock { $0 = task }
+        lifecycle.start { [weak self] _ in await self?.keep() ?? .closed }
     }
 
     /// Whether `tablet-mode-switch` is on (as last given to ``update(enabled:present:switches:)``).
@@ -214,8 +210,7 @@ public final class TabletModeSwitchKeeper: Sendable {
 
     /// Destroys the switch and ends the lifecycle (shutdown); nothing makes one after it.
     public func stop() async {
-        lifecycle.finish()
-        await loop.withLock { $0 }?.value
+        await lifecycle.stop()
     }
 
     private func warn(_ message: String) {

@@ -88,6 +88,8 @@ public final class ClaimedSensor: Sendable {
     private let sleeper: Sleeper
     private let onClaimChange: @Sendable (Bool) -> Void
     private let callbacks = CallbackQueue()
+    /// The loop's task, when ``start(_:)`` runs it.
+    private let loop = Mutex<Task<Void, Never>?>(nil)
 
     /// - Parameters:
     ///   - present: whether the sensor is there before discovery says (a source that finds its
@@ -150,8 +152,23 @@ public final class ClaimedSensor: Sendable {
         continuation.finish()
     }
 
+    /// Runs the loop (``run(_:)``) in a task the sensor keeps, for an owner that has no service
+    /// of its own to run it in (light, proximity, compass, the posture, the virtual switch);
+    /// ``stop()`` ends it. Call once, instead of ``run(_:)``.
+    public func start(_ session: @escaping Session) {
+        let task = Task { await self.run(session) }
+        loop.withLock { $0 = task }
+    }
+
+    /// ``finish()``, then waits until the loop ``start(_:)`` started has closed the session and
+    /// ended (shutdown).
+    public func stop() async {
+        finish()
+        await loop.withLock { $0 }?.value
+    }
+
     /// The loop: on every wake-up, opens or closes `session` to match the desired state.
-    /// Returns after ``finish()``, the last session closed. Run it once.
+    /// Returns after ``finish()``, the last session closed. Run it once (or ``start(_:)`` it).
     public func run(_ session: @escaping Session) async {
         var current: Task<Void, Never>? = nil
         var restartsSeen = state.withLock { $0.restarts }
