@@ -2,6 +2,7 @@ import AmbientSensorCore
 import Logging
 import OrientationCore
 import OwnerThreads
+import SensorDeviceAccess
 import SensorIIO
 import SensorLifecycle
 import Synchronization
@@ -47,19 +48,16 @@ public final class AuxiliarySensors: Sendable {
 
     /// Discovers the sensors on an owner thread of its own and uses what it finds.
     public func rescan() async {
-        if await OwnerThread.run(name: "od-udev-scan", { [self] in rescanOnCallingThread() }) == nil {
-            logger.warning("cannot discover light, proximity and compass sensors: no thread could be started")
+        let found = await OwnerThread.run(name: "od-udev-scan") { () -> Result<[AuxiliarySensorDescription], SensorError> in
+            Result { () throws(SensorError) in try AuxiliaryDiscovery.sensors() }
         }
-    }
-
-    /// ``rescan()`` on the calling thread, which libudev's enumeration blocks: only for code on
-    /// an owner thread already (the udev monitor's callback). `removed`: the device a `remove`
-    /// event named, left out even if sysfs still shows it (the event can overtake the removal).
-    public func rescanOnCallingThread(removed: String? = nil) {
-        do {
-            use(try AuxiliaryDiscovery.sensors(), removed: removed)
-        } catch {
+        switch found {
+        case .success(let sensors)?:
+            use(sensors)
+        case .failure(let error)?:
             logger.warning("cannot discover light, proximity and compass sensors", metadata: ["error": "\(error)"])
+        case nil:
+            logger.warning("cannot discover light, proximity and compass sensors: no thread could be started")
         }
     }
 

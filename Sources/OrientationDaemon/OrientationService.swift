@@ -92,14 +92,12 @@ public final class OrientationService: Sendable {
                 logger.warning("hotplug monitoring unavailable", metadata: ["error": "\(error)"])
             }
         }
-        var prepared: OrientationSocketServer.Prepared? = nil
         var sensors: Sensors? = nil
         do {
             // 2. The hub. An unknown privileged group fails here; a bad socket path at step 5,
             // before any sensor is opened (nothing is claimed before it).
             let server = try await OrientationSocketServer.prepare(configuration: configuration, logger: logger,
                                                                    listeningSocket: listeningSocket)
-            prepared = server
             let hub = server.hub
             // What clients are told about the sensor (issue 21).
             let status = SensorStatusTracker { status in hub.setSensorStatus(status) }
@@ -154,7 +152,6 @@ public final class OrientationService: Sendable {
                     sensorProxy?.publish { $0.update(device: shown.orientation, locked: shown.locked) }
                 },
                 onTopicClaimChange: { topic, claimed in routes.socket(topic, claimed) })
-            prepared = nil
             if let sensorProxy {
                 do {
                     try sensorProxy.start(onClaimChange: { sensor, claimed in routes.bus(sensor, claimed) })
@@ -166,11 +163,10 @@ public final class OrientationService: Sendable {
             return OrientationService(server: listening, pipeline: made.pipeline, sensorProxy: sensorProxy, auxiliary: made.auxiliary,
                                       posture: made.posture, tabletModeSwitch: made.tabletModeSwitch, monitor: monitor, sleeper: sleeper)
         } catch {
-            // Nothing runs: the monitor's thread, the sensors' loops and the socket must not
-            // outlive the failed start.
+            // Nothing runs: the monitor's thread and the sensors' loops must not outlive the
+            // failed start (the socket is bound only by the listen that succeeds).
             await monitor?.stop()
             await sensors?.stop()
-            await prepared?.abandon()
             throw error
         }
     }

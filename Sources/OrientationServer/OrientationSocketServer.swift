@@ -41,9 +41,10 @@ public final class OrientationSocketServer: Sendable {
     }
 
     /// A server whose hub exists, not yet bound nor accepting: what the daemon publishes to while
-    /// it builds its sensors, before any client can claim one (issue 36). Either
-    /// ``OrientationSocketServer/listen(_:onClaimChange:onStateChange:onTopicClaimChange:)`` it or
-    /// ``abandon()`` it.
+    /// it builds its sensors, before any client can claim one (issue 36); then
+    /// ``OrientationSocketServer/listen(_:onClaimChange:onStateChange:onTopicClaimChange:)`` it.
+    /// A start that fails before then has nothing to give back: no socket is bound yet (systemd's
+    /// is left as it is), and the hub's loop is a singleton loop the server never shuts down.
     public struct Prepared: Sendable {
         /// The hub: publish to it from now on.
         public let hub: SubscriptionHub.Handle
@@ -51,12 +52,6 @@ public final class OrientationSocketServer: Sendable {
         let configuration: ServerConfiguration
         let listeningSocket: Int32?
         let logger: Logger
-
-        /// Gives the server up (a start that failed after ``OrientationSocketServer/prepare(configuration:logger:listeningSocket:sensorStatus:)``):
-        /// no socket was bound yet (systemd's is left as it is), and the hub's loop is a
-        /// singleton loop the server never shuts down, so nothing outlives the hub but memory
-        /// that goes with it. Kept so that a caller need not know that.
-        public func abandon() async {}
     }
 
     /// Binds and starts accepting: ``prepare(configuration:logger:listeningSocket:sensorStatus:)``
@@ -115,21 +110,16 @@ public final class OrientationSocketServer: Sendable {
         // Our own socket is bound here, with its mode and group from the start (SocketPath);
         // systemd's is adopted as it is. NIO then serves either descriptor.
         let descriptor: Int32
-        do {
-            if let listeningSocket {
-                descriptor = listeningSocket
-            } else {
-                try SocketPath.prepare(configuration.socketPath)
-                if SocketPath.directoryIsOpenToOthers(configuration.socketPath) {
-                    logger.warning("the socket's directory is writable by other users and not sticky: they could replace the socket",
-                                   metadata: ["socket": "\(configuration.socketPath)"])
-                }
-                descriptor = try SocketPath.bindListening(configuration.socketPath, mode: configuration.socketMode,
-                                                          group: configuration.socketGroup, backlog: 512)
+        if let listeningSocket {
+            descriptor = listeningSocket
+        } else {
+            try SocketPath.prepare(configuration.socketPath)
+            if SocketPath.directoryIsOpenToOthers(configuration.socketPath) {
+                logger.warning("the socket's directory is writable by other users and not sticky: they could replace the socket",
+                               metadata: ["socket": "\(configuration.socketPath)"])
             }
-        } catch {
-            await prepared.abandon()
-            throw error
+            descriptor = try SocketPath.bindListening(configuration.socketPath, mode: configuration.socketMode,
+                                                      group: configuration.socketGroup, backlog: 512)
         }
         // One loop for the listener, every connection and the hub (the bootstrap is given the
         // loop itself, not the group, so that no connection lands on another).
@@ -155,7 +145,6 @@ public final class OrientationSocketServer: Sendable {
         do {
             channel = try await bootstrap.withBoundSocket(descriptor).get()
         } catch {
-            await prepared.abandon()
             if listeningSocket == nil {
                 close(descriptor)
                 unlink(configuration.socketPath)

@@ -17,9 +17,9 @@ import Synchronization
 /// after that tries buffered again (issue 10, item 6).
 ///
 /// libudev's enumeration blocks (it reads sysfs and the udev database), so async callers reach it
-/// only through an owner thread of its own (``plan(settings:)``, ``isPresent()``); the one
-/// synchronous form, ``presenceOnCallingThread()``, is for code already on an owner thread (the
-/// udev monitor's). Each ``open()`` takes one snapshot of the settings, so a reload in between
+/// only through an owner thread of its own (``plan(settings:)``, ``isPresent()``); code that
+/// discovered already (the daemon, once per udev event) asks ``presence(in:)``, which reads
+/// nothing. Each ``open()`` takes one snapshot of the settings, so a reload in between
 /// never mixes two configurations.
 public final class DiscoveringAccelerometerSource: SensorSource {
     /// The settings the next ``open()`` uses (replaced by ``update(settings:)`` on a reload).
@@ -63,20 +63,11 @@ public final class DiscoveringAccelerometerSource: SensorSource {
         return await OwnerThread.run(name: "od-udev-scan") { [self] in (try? plan(settings: settings, sensors: UdevDiscovery.sensors()))?.plan != nil } ?? true
     }
 
-    /// What one enumeration finds now, on the calling thread, which it blocks while libudev
-    /// enumerates (only for code on an owner thread already: the udev monitor's event callback,
-    /// the daemon's start): `accelerometer`, what ``isPresent()`` says; `posture`, whether the
-    /// posture can be measured: a display accelerometer, and a base accelerometer or a
-    /// hinge-angle channel (``HingeAngleChannel``, looked for only without a base) beside it.
-    /// Both false when discovery fails.
-    public func presenceOnCallingThread() -> (accelerometer: Bool, posture: Bool) {
-        guard let found = try? SensorBackends.discover(SensorBackends.everything) else { return (false, false) }
-        return presence(in: found)
-    }
-
-    /// ``presenceOnCallingThread()`` from what a discovery through the backend table found
-    /// (``SensorBackends/discover(_:)``): the daemon's hotplug handler makes
-    /// one per udev event and hands it to every sensor. Reads nothing.
+    /// What a discovery through the backend table found (``SensorBackends/discover(_:)``; the
+    /// daemon makes one at start and per udev event and hands it to every sensor) says:
+    /// `accelerometer`, what ``isPresent()`` says; `posture`, whether the posture can be
+    /// measured: a display accelerometer, and a base accelerometer or a usable hinge-angle channel
+    /// (``HingeAngleChannel``) beside it, or the machine's own tablet-mode switch. Reads nothing.
     public func presence(in found: DiscoveredSensors) -> (accelerometer: Bool, posture: Bool) {
         let planned = plan(settings: settings, sensors: found.motion)
         // A convertible: a measured angle beside the display's accelerometer, or the machine's
