@@ -110,7 +110,8 @@ import Testing
         let pipeline = try SensorPipeline(source: source, configuration: .init(), logger: logger) { _ in }
         let running = Task { await pipeline.run() }
         pipeline.setClaimed(true)
-        #expect(await eventually { source.opens.load(ordering: .relaxed) == 1 && source.delivered.load(ordering: .relaxed) > 5 })
+        #expect(await eventually { source.opens.load(ordering: .relaxed) == 1 && source.delivered.load(ordering: .relaxed) > 5 },
+                "opens \(source.opens.load(ordering: .relaxed)), delivered \(source.delivered.load(ordering: .relaxed))")
         try pipeline.reconfigure(.init())  // unchanged
         var changed = OrientationDetector.Configuration()
         changed.settleTime = 0.3
